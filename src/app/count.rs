@@ -1,0 +1,84 @@
+//! `nqueens count`: a table or JSON Lines, one board size at a time.
+
+use super::cli::CountArgs;
+use super::progress::Bar;
+use super::{Failure, print_line};
+use nqueens::{Count, Options};
+use serde::Serialize;
+use std::time::Instant;
+
+/// One result as printed by `--json`.
+#[derive(Serialize)]
+struct JsonCount {
+    n: usize,
+    total: u128,
+    unique: u128,
+    orbits: JsonOrbits,
+    nodes: u128,
+    seconds: f64,
+    threads: usize,
+    subproblems: u64,
+    split_depth: usize,
+}
+
+#[derive(Serialize)]
+struct JsonOrbits {
+    c8: u128,
+    c4: u128,
+    c2: u128,
+    c1: u128,
+}
+
+pub fn run(args: &CountArgs) -> Result<(), Failure> {
+    let options = Options {
+        threads: args.threads.map(|t| t as usize),
+        split_depth: args.split_depth.map(|d| d as usize),
+    };
+    let mut out = std::io::stdout().lock();
+    if !args.json {
+        print_line(
+            &mut out,
+            &format!(
+                "{:>3} {:>20} {:>20} {:>11}",
+                "N", "total", "unique", "seconds"
+            ),
+        )?;
+    }
+    for n in args.range.sizes() {
+        let bar = Bar::new(format!("N = {n}"), args.quiet);
+        let started = Instant::now();
+        let count = nqueens::count(n, &options, &bar).map_err(|e| Failure::usage(e.to_string()))?;
+        let seconds = started.elapsed().as_secs_f64();
+        bar.finish();
+        let line = if args.json {
+            json_line(&count, seconds)
+        } else {
+            format!(
+                "{:>3} {:>20} {:>20} {:>11.3}",
+                count.n, count.total, count.unique, seconds
+            )
+        };
+        print_line(&mut out, &line)?;
+    }
+    Ok(())
+}
+
+fn json_line(count: &Count, seconds: f64) -> String {
+    let json = JsonCount {
+        n: count.n,
+        total: count.total,
+        unique: count.unique,
+        orbits: JsonOrbits {
+            c8: count.orbits.c8,
+            c4: count.orbits.c4,
+            c2: count.orbits.c2,
+            c1: count.orbits.c1,
+        },
+        nodes: count.nodes,
+        seconds,
+        threads: count.threads,
+        subproblems: count.subproblems,
+        split_depth: count.split_depth,
+    };
+    serde_json::to_string(&json).expect("plain data serializes")
+}

@@ -1,0 +1,60 @@
+//! The command-line application: argument surface ([`cli`]), validation of board ranges
+//! ([`range`]), the progress bar ([`progress`]) and the `count` command ([`count`]).
+
+mod cli;
+mod count;
+mod progress;
+mod range;
+
+use clap::Parser;
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+/// A failure that ends the program with a message and an exit status.
+pub struct Failure {
+    message: String,
+    status: u8,
+}
+
+impl Failure {
+    /// A usage error: bad input, exit status 2.
+    pub fn usage(message: impl Into<String>) -> Failure {
+        Failure {
+            message: message.into(),
+            status: 2,
+        }
+    }
+}
+
+impl From<io::Error> for Failure {
+    fn from(err: io::Error) -> Failure {
+        Failure {
+            message: format!("write failed: {err}"),
+            status: 1,
+        }
+    }
+}
+
+/// Runs the command line and returns the exit status.
+pub fn run() -> ExitCode {
+    let args = cli::Args::parse();
+    let outcome = match args.command {
+        cli::Command::Count(ref count_args) => count::run(count_args),
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(failure) => {
+            let _ = writeln!(io::stderr(), "nqueens: {}", failure.message);
+            ExitCode::from(failure.status)
+        }
+    }
+}
+
+/// Writes a line to stdout; a reader that closed the pipe early ends the program quietly,
+/// as `head` expects.
+pub fn print_line(out: &mut impl Write, line: &str) -> Result<(), Failure> {
+    match writeln!(out, "{line}").and_then(|()| out.flush()) {
+        Err(err) if err.kind() == io::ErrorKind::BrokenPipe => std::process::exit(0),
+        other => Ok(other?),
+    }
+}

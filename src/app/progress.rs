@@ -1,0 +1,79 @@
+//! The progress bar: the library's [`Progress`] hook drawn with indicatif on stderr.
+//!
+//! The bar stays hidden for the first second (short runs show nothing) and whenever
+//! stderr is not a terminal or `--quiet` is given. The ETA appears only once enough work
+//! has finished for the rate to mean something.
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use nqueens::Progress;
+use std::io::IsTerminal;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+const SHOW_AFTER: Duration = Duration::from_secs(1);
+/// Fraction of the sub-problems done before an ETA is shown.
+const ETA_AFTER: f64 = 0.05;
+
+pub struct Bar {
+    bar: ProgressBar,
+    enabled: bool,
+    started: Instant,
+    shown: AtomicBool,
+    eta_shown: AtomicBool,
+}
+
+impl Bar {
+    pub fn new(label: String, quiet: bool) -> Bar {
+        let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
+        bar.set_style(style(false));
+        bar.set_prefix(label);
+        Bar {
+            bar,
+            enabled: !quiet && std::io::stderr().is_terminal(),
+            started: Instant::now(),
+            shown: AtomicBool::new(false),
+            eta_shown: AtomicBool::new(false),
+        }
+    }
+
+    pub fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+fn style(with_eta: bool) -> ProgressStyle {
+    let template = if with_eta {
+        "{prefix} [{bar:40}] {pos}/{len} sub-problems  {elapsed_precise}  {per_sec}  ETA {eta}"
+    } else {
+        "{prefix} [{bar:40}] {pos}/{len} sub-problems  {elapsed_precise}  {per_sec}"
+    };
+    ProgressStyle::with_template(template)
+        .expect("valid template")
+        .progress_chars("=> ")
+}
+
+impl Progress for Bar {
+    fn begin(&self, subproblems: u64) {
+        self.bar.set_length(subproblems);
+    }
+
+    fn advance(&self, done: u64) {
+        self.bar.inc(done);
+        if !self.enabled {
+            return;
+        }
+        if !self.shown.load(Ordering::Relaxed)
+            && self.started.elapsed() >= SHOW_AFTER
+            && !self.shown.swap(true, Ordering::Relaxed)
+        {
+            self.bar.set_draw_target(ProgressDrawTarget::stderr());
+        }
+        let len = self.bar.length().unwrap_or(0).max(1);
+        if !self.eta_shown.load(Ordering::Relaxed)
+            && self.bar.position() as f64 >= ETA_AFTER * len as f64
+            && !self.eta_shown.swap(true, Ordering::Relaxed)
+        {
+            self.bar.set_style(style(true));
+        }
+    }
+}

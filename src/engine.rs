@@ -1,0 +1,201 @@
+//! The counting engine: splits a count, spreads the pieces over a rayon pool, and sums.
+//!
+//! Totals come from the border-key split ([`crate::split`]); the unique count and the
+//! orbit split come from Burnside's lemma with the rotation-fixed counts of
+//! [`crate::fixed`]. For every `n > 1` no solution is fixed by a reflection, so orbits have
+//! 8, 4 or 2 members:
+//!
+//! ```text
+//! c2 = fix90 / 2,  c4 = (fix180 - fix90) / 4,  c8 = (total - 4*c4 - 2*c2) / 8
+//! ```
+//!
+//! The 1x1 board's one solution is fixed by all eight symmetries: an orbit of one, counted
+//! as `c1` (computed, like the rest, by searching for it).
+
+use crate::fixed::count_fixed;
+use crate::kernel::{MAX_N, Tally};
+use crate::split::Split;
+use crate::symmetry::Symmetry;
+use rayon::prelude::*;
+use std::fmt;
+
+/// Receives progress from a running count: a no-op unless a caller wants to show it.
+///
+/// Called from worker threads, once per finished sub-problem; implementations should be
+/// cheap and throttle any drawing themselves.
+pub trait Progress: Sync {
+    /// The count is split into `subproblems` pieces.
+    fn begin(&self, _subproblems: u64) {}
+    /// `done` more sub-problems have finished.
+    fn advance(&self, _done: u64) {}
+}
+
+/// The progress sink that ignores everything.
+pub struct NoProgress;
+
+impl Progress for NoProgress {}
+
+/// How to run a count.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Worker threads; `None` takes rayon's default (`RAYON_NUM_THREADS`, else every CPU
+    /// the process may use).
+    pub threads: Option<usize>,
+    /// Free rows filled in per border key before the sub-problems start; `None` picks
+    /// [`default_split_depth`].
+    pub split_depth: Option<usize>,
+}
+
+/// Largest split depth accepted: deeper prefixes only multiply the bookkeeping.
+pub const MAX_SPLIT_DEPTH: usize = 4;
+
+/// The split depth used when none is given: a function of `n` alone, so sub-problem ids
+/// do not depend on the machine. One row beyond the border keys gives roughly ten times
+/// as many pieces as keys, plenty for work stealing while costing a few MB at most.
+pub fn default_split_depth(n: usize) -> usize {
+    if n < 10 { 0 } else { 1 }
+}
+
+/// Orbits of solutions under the eight symmetries, by size.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Orbits {
+    /// Orbits of 8: solutions no symmetry fixes.
+    pub c8: u128,
+    /// Orbits of 4: solutions fixed by the 180-degree turn only.
+    pub c4: u128,
+    /// Orbits of 2: solutions fixed by the 90-degree turn.
+    pub c2: u128,
+    /// Orbits of 1: solutions every symmetry fixes (only the 1x1 board has one).
+    pub c1: u128,
+}
+
+/// The result of counting one board size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Count {
+    /// Board side.
+    pub n: usize,
+    /// All solutions (OEIS A000170).
+    pub total: u128,
+    /// Solutions up to symmetry (OEIS A002562).
+    pub unique: u128,
+    /// The orbit split.
+    pub orbits: Orbits,
+    /// Queens the searches accepted (the same for every thread count and split depth).
+    pub nodes: u128,
+    /// Sub-problems the main search was split into.
+    pub subproblems: u64,
+    /// The split depth used.
+    pub split_depth: usize,
+    /// Worker threads the count ran on.
+    pub threads: usize,
+}
+
+/// Why a count could not run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Error {
+    /// `n` outside `1..=MAX_N`.
+    BoardSize(usize),
+    /// A thread count of zero.
+    Threads,
+    /// A split depth above [`MAX_SPLIT_DEPTH`].
+    SplitDepth(usize),
+    /// The thread pool could not be built.
+    Pool(String),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::BoardSize(n) => {
+                write!(f, "board size {n} is out of range: N must be 1 to {MAX_N}")
+            }
+            Error::Threads => write!(f, "thread count 0 is out of range: it must be at least 1"),
+            Error::SplitDepth(d) => {
+                write!(
+                    f,
+                    "split depth {d} is out of range: it must be 0 to {MAX_SPLIT_DEPTH}"
+                )
+            }
+            Error::Pool(why) => write!(f, "could not start the thread pool: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Counts the solutions of the `n` x `n` board.
+pub fn count(n: usize, options: &Options, progress: &dyn Progress) -> Result<Count, Error> {
+    if !(1..=MAX_N).contains(&n) {
+        return Err(Error::BoardSize(n));
+    }
+    let depth = options
+        .split_depth
+        .unwrap_or_else(|| default_split_depth(n));
+    if depth > MAX_SPLIT_DEPTH {
+        return Err(Error::SplitDepth(depth));
+    }
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    match options.threads {
+        Some(0) => return Err(Error::Threads),
+        Some(t) => pool = pool.num_threads(t),
+        None => {}
+    }
+    let pool = pool.build().map_err(|e| Error::Pool(e.to_string()))?;
+    Ok(pool.install(|| count_in_pool(n, depth, progress)))
+}
+
+fn count_in_pool(n: usize, depth: usize, progress: &dyn Progress) -> Count {
+    let split = Split::new(n, depth);
+    progress.begin(split.subproblems.len() as u64);
+
+    // Sum per sub-problem, then reduce: no shared counters.
+    let (total, main_nodes) = (0..split.subproblems.len())
+        .into_par_iter()
+        .map(|id| {
+            let tally = split.solve(id);
+            progress.advance(1);
+            let weighted = u128::from(split.weight(id)) * u128::from(tally.solutions);
+            (weighted, u128::from(tally.nodes))
+        })
+        .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+
+    let fix90 = count_fixed(n, &[Symmetry::ROT90]);
+    let fix180 = count_fixed(n, &[Symmetry::ROT180]);
+    let fix_all = count_fixed(n, &[Symmetry::ROT90, Symmetry::TRANSPOSE]);
+    let orbits = orbit_split(total, fix180, fix90, fix_all);
+    let nodes = [fix90, fix180, fix_all]
+        .iter()
+        .fold(main_nodes + u128::from(split.prefix_nodes), |sum, t| {
+            sum + u128::from(t.nodes)
+        });
+    Count {
+        n,
+        total,
+        unique: orbits.c8 + orbits.c4 + orbits.c2 + orbits.c1,
+        orbits,
+        nodes,
+        subproblems: split.subproblems.len() as u64,
+        split_depth: depth,
+        threads: rayon::current_num_threads(),
+    }
+}
+
+/// The orbit split from the total and the fixed counts (Burnside, see the module docs).
+fn orbit_split(total: u128, fix180: Tally, fix90: Tally, fix_all: Tally) -> Orbits {
+    let exact = |num: u128, den: u128| {
+        assert!(
+            num.is_multiple_of(den),
+            "orbit split: {num} is not a multiple of {den}"
+        );
+        num / den
+    };
+    let (fix180, fix90, c1) = (
+        u128::from(fix180.solutions),
+        u128::from(fix90.solutions),
+        u128::from(fix_all.solutions),
+    );
+    let c2 = exact(fix90 - c1, 2);
+    let c4 = exact(fix180 - fix90, 4);
+    let c8 = exact(total - c1 - 2 * c2 - 4 * c4, 8);
+    Orbits { c8, c4, c2, c1 }
+}

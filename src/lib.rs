@@ -1,0 +1,25 @@
+//! nqueens: counts the solutions of the N-Queens problem, fast.
+//!
+//! The engine counts each orbit of solutions under the eight symmetries of the square
+//! about once: solutions are grouped by their queens on the border ([`border`]), one
+//! canonical border per orbit is searched by a bitmask backtracking kernel ([`kernel`]),
+//! the work is split into many independent sub-problems with stable ids ([`split`]) and
+//! spread over the cores by rayon ([`engine`]). The unique count and the orbit split come
+//! from small searches for rotation-symmetric solutions ([`fixed`]) and Burnside's lemma.
+//!
+//! ```
+//! let count = nqueens::count(8, &nqueens::Options::default(), &nqueens::NoProgress).unwrap();
+//! assert_eq!((count.total, count.unique), (92, 12));
+//! ```
+#![deny(missing_docs)]
+
+pub mod border;
+pub mod engine;
+pub mod fixed;
+pub mod kernel;
+pub mod known;
+pub mod split;
+pub mod symmetry;
+
+pub use engine::{Count, Error, NoProgress, Options, Orbits, Progress, count};
+pub use kernel::MAX_N;

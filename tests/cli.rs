@@ -1,0 +1,112 @@
+//! The `nqueens` command line, as a user or a script runs it.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+
+fn nqueens() -> Command {
+    Command::cargo_bin("nqueens").expect("binary built")
+}
+
+fn json_lines(args: &[&str]) -> Vec<Value> {
+    let out = nqueens()
+        .args(args)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
+        .collect()
+}
+
+#[test]
+fn json_has_every_field() {
+    let rows = json_lines(&["count", "12", "--json", "--threads", "2"]);
+    assert_eq!(rows.len(), 1);
+    let row = &rows[0];
+    assert_eq!(row["n"], 12);
+    assert_eq!(row["total"], 14200);
+    assert_eq!(row["unique"], 1787);
+    assert_eq!(row["orbits"]["c8"], 1765);
+    assert_eq!(row["orbits"]["c4"], 18);
+    assert_eq!(row["orbits"]["c2"], 4);
+    assert!(row["nodes"].as_u64().unwrap() > 0);
+    assert!(row["seconds"].as_f64().unwrap() >= 0.0);
+    assert_eq!(row["threads"], 2);
+}
+
+#[test]
+fn nodes_do_not_depend_on_threads() {
+    let one = json_lines(&["count", "11", "--json", "--threads", "1"]);
+    let three = json_lines(&["count", "11", "--json", "--threads", "3"]);
+    assert_eq!(one[0]["nodes"], three[0]["nodes"]);
+}
+
+#[test]
+fn ranges_are_inclusive() {
+    let rows = json_lines(&["count", "4..8", "--json"]);
+    let totals: Vec<u64> = rows.iter().map(|r| r["total"].as_u64().unwrap()).collect();
+    assert_eq!(totals, [2, 10, 4, 40, 92]);
+}
+
+#[test]
+fn the_table_has_a_header_and_a_row_per_size() {
+    nqueens()
+        .args(["count", "1..3"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("total").and(predicate::str::contains("unique")))
+        .stdout(predicate::function(|s: &str| s.lines().count() == 4));
+}
+
+#[test]
+fn tiny_boards() {
+    let rows = json_lines(&["count", "1..3", "--json"]);
+    let got: Vec<(u64, u64)> = rows
+        .iter()
+        .map(|r| (r["total"].as_u64().unwrap(), r["unique"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(got, [(1, 1), (0, 0), (0, 0)]);
+}
+
+#[test]
+fn bad_input_is_refused_with_the_allowed_range() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["count", "0"], "N must be 1 to 32"),
+        (&["count", "33"], "N must be 1 to 32"),
+        (&["count", "eight"], "not a board size"),
+        (&["count", "12..8"], "empty"),
+        (&["count", ""], "not a board size"),
+        (&["count", "4..x"], "not a board size"),
+        (&["count", "8", "--threads", "0"], "1..="),
+        (&["count", "8", "--threads", "two"], "--threads"),
+        (&["count", "8", "--split-depth", "9"], "--split-depth"),
+        (&["count"], "N|A..B"),
+    ];
+    for (args, message) in cases {
+        nqueens()
+            .args(*args)
+            .assert()
+            .code(2)
+            .stdout(predicate::str::is_empty())
+            .stderr(predicate::str::contains(*message));
+    }
+}
+
+#[test]
+fn quiet_and_piped_runs_draw_no_bar() {
+    nqueens()
+        .args(["count", "13", "--quiet"])
+        .assert()
+        .success()
+        .stderr(predicate::str::is_empty());
+    nqueens()
+        .args(["count", "13"])
+        .assert()
+        .success()
+        .stderr(predicate::str::is_empty());
+}

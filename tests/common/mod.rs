@@ -1,0 +1,87 @@
+//! A naive oracle, independent of the engine: plain backtracking that lists every solution,
+//! and orbits found by applying the eight symmetries with their textbook formulas.
+
+use std::collections::BTreeSet;
+
+/// Every solution of the n x n board as `cols[row]`, by plain backtracking.
+pub fn all_solutions(n: usize) -> Vec<Vec<usize>> {
+    fn extend(n: usize, cols: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
+        let row = cols.len();
+        if row == n {
+            out.push(cols.clone());
+            return;
+        }
+        for col in 0..n {
+            let safe = cols
+                .iter()
+                .enumerate()
+                .all(|(r, &c)| c != col && c.abs_diff(col) != row - r);
+            if safe {
+                cols.push(col);
+                extend(n, cols, out);
+                cols.pop();
+            }
+        }
+    }
+    let mut out = Vec::new();
+    extend(n, &mut Vec::new(), &mut out);
+    out
+}
+
+/// A symmetry as a map of `(n, row, col)` to the image square.
+type SquareMap = fn(usize, usize, usize) -> (usize, usize);
+
+/// The eight images of a solution, by the formulas of the square's symmetries.
+pub fn images(cols: &[usize]) -> Vec<Vec<usize>> {
+    let n = cols.len();
+    let maps: [SquareMap; 8] = [
+        |_, r, c| (r, c),
+        |n, r, c| (c, n - 1 - r),
+        |n, r, c| (n - 1 - r, n - 1 - c),
+        |n, r, c| (n - 1 - c, r),
+        |_, r, c| (c, r),
+        |n, r, c| (r, n - 1 - c),
+        |n, r, c| (n - 1 - c, n - 1 - r),
+        |n, r, c| (n - 1 - r, c),
+    ];
+    maps.iter()
+        .map(|map| {
+            let mut image = vec![0; n];
+            for (r, &c) in cols.iter().enumerate() {
+                let (r2, c2) = map(n, r, c);
+                image[r2] = c2;
+            }
+            image
+        })
+        .collect()
+}
+
+/// Total, unique, and the number of orbits of each size 8, 4, 2, 1.
+pub fn orbit_census(n: usize) -> (u128, u128, [u128; 4]) {
+    let solutions = all_solutions(n);
+    let mut seen = BTreeSet::new();
+    let mut sizes = [0u128; 4];
+    for s in &solutions {
+        if seen.contains(s) {
+            continue;
+        }
+        let orbit: BTreeSet<Vec<usize>> = images(s).into_iter().collect();
+        let slot = match orbit.len() {
+            8 => 0,
+            4 => 1,
+            2 => 2,
+            1 => 3,
+            other => panic!("orbit of {other}"),
+        };
+        sizes[slot] += 1;
+        seen.extend(orbit);
+    }
+    (solutions.len() as u128, sizes.iter().sum(), sizes)
+}
+
+/// True when `cols` is a solution.
+pub fn is_solution(cols: &[usize]) -> bool {
+    let n = cols.len();
+    cols.iter().all(|&c| c < n)
+        && (0..n).all(|a| (0..a).all(|b| cols[a] != cols[b] && cols[a].abs_diff(cols[b]) != a - b))
+}
