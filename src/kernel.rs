@@ -14,11 +14,11 @@
 //! The kernel is a pure function of its inputs: no allocation, no atomics, no I/O.
 //!
 //! Counting rule (also used by [`RowPlan::step`], so splitting never changes the node
-//! count): a queen on a free square of row `d` is *accepted* unless it leaves row `d + 1`
-//! without a free square while that row had at most two (a one-row lookahead, made exact
-//! where it matters: the second-to-last row, and cheap elsewhere; see `dead_squares`).
-//! Every accepted queen is one node; an accepted queen on the last free row completes one
-//! solution.
+//! count): a queen on a free square of row `d` is *accepted* unless, on its own, it takes
+//! the last free squares of row `d + 1` or of row `d + 2` while that row had at most two
+//! (a lookahead over the next two rows, exact for the last rows and cheap elsewhere; see
+//! `dead_squares`). Every accepted queen is one node; an accepted queen on the last free
+//! row completes one solution.
 
 /// Largest board side the engine supports: masks are `u32`.
 pub const MAX_N: usize = 32;
@@ -143,20 +143,24 @@ impl RowPlan {
 /// what the second-to-last row needs, whose next row is the last.
 #[inline(always)]
 fn dead_squares(next_free: u32, shift: u32) -> u32 {
-    let near = |x: u32| {
-        let spread = x | x << shift | x >> shift;
-        if x == 0 { u32::MAX } else { spread }
-    };
-    let first = next_free & next_free.wrapping_neg();
-    let rest = next_free ^ first;
-    let second = rest & rest.wrapping_neg();
-    let dead = near(first) & near(second);
-    if rest == second { dead } else { 0 }
+    let (x, up, down) = (next_free, next_free << shift, next_free >> shift);
+    // One free square: the queens attacking it. Two: a queen attacking both, which exists
+    // when they are `shift` apart (then it stands on either) or `2 * shift` apart (then
+    // it stands between them). Selected with masks, not branches: the choice is data
+    // dependent and would be mispredicted often.
+    let one = x | up | down;
+    let two = (x & (up | down)) | (up & down);
+    let rest = x & x.wrapping_sub(1);
+    let beyond_two = rest & rest.wrapping_sub(1);
+    let pick_one = u32::from(rest == 0).wrapping_neg();
+    let within_two = u32::from(beyond_two == 0).wrapping_neg();
+    let empty = u32::from(x == 0).wrapping_neg();
+    ((one & pick_one) | (two & !pick_one)) & within_two | empty
 }
 
 impl RowPlan {
-    /// The squares of the frame's row on which a queen is accepted: free, and (unless it
-    /// is the last row) leaving the next row a free square.
+    /// The squares of row `depth` on which a queen is accepted: free, and not alone
+    /// emptying the next row or the one after (see the module docs).
     #[inline(always)]
     fn accepted(&self, depth: usize, cols: u32, ld: u32, rd: u32) -> u32 {
         const M: usize = MAX_N - 1;
@@ -166,7 +170,12 @@ impl RowPlan {
         }
         let shift = self.shift[(depth + 1) & M];
         let next_free = !(cols | ld << shift | rd >> shift | self.blocked[(depth + 1) & M]);
-        free & !dead_squares(next_free, shift)
+        let dead_next = dead_squares(next_free, shift);
+        // The row after next, two rows on: a queen that alone empties it is dead too.
+        let far = shift + self.shift[(depth + 2) & M];
+        let far_free = !(cols | ld << far | rd >> far | self.blocked[(depth + 2) & M]);
+        let has_far = u32::from(depth + 2 < self.len).wrapping_neg();
+        free & !dead_next & !(dead_squares(far_free, far) & has_far)
     }
 }
 
