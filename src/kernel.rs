@@ -15,10 +15,10 @@
 //!
 //! Counting rule (also used by [`RowPlan::step`], so splitting never changes the node
 //! count): a queen on a free square of row `d` is *accepted* unless, on its own, it takes
-//! the last free squares of row `d + 1` or of row `d + 2` while that row had at most two
-//! (a lookahead over the next two rows, exact for the last rows and cheap elsewhere; see
-//! `dead_squares`). Every accepted queen is one node; an accepted queen on the last free
-//! row completes one solution.
+//! the only free square of row `d + 1` or of row `d + 2` (a lookahead over the next two
+//! rows; on the second-to-last row it is exact, so every queen accepted there completes a
+//! solution). Every accepted queen is one node; an accepted queen on the last free row
+//! completes one solution.
 
 /// Largest board side the engine supports: masks are `u32`.
 pub const MAX_N: usize = 32;
@@ -130,52 +130,69 @@ impl RowPlan {
     }
 }
 
-/// The squares of a row whose queen would leave the next row with no free square, when
-/// that row has at most two free squares (otherwise none are reported).
+/// The squares of a row whose queen alone would take the only free square of a row
+/// `shift` rows further down (`lone_free`, the free squares of that row before the queen
+/// is placed): all of them if that row has none, none if it has two or more.
 ///
-/// A queen on column bit `b` attacks `b`, `b << shift` and `b >> shift` in the next free
-/// row (`shift` rows further down). It is dead exactly when all of `next_free` (the next
-/// row's free squares before it is placed) lies among those three. The relation is
-/// symmetric, so the dead squares are those near *every* bit of `next_free`. Computed for
-/// the whole row at once, without branches, so the search never tries those squares.
-/// Stopping at two free squares keeps the dependency chain short (the three-square case
-/// saves under 1% of the nodes and costs more time than it saves); two is also exactly
-/// what the second-to-last row needs, whose next row is the last.
+/// A queen on column bit `b` attacks `b`, `b << shift` and `b >> shift` there, so with one
+/// free square `x` the dead squares are `x`, `x >> shift` and `x << shift`. Selected with
+/// masks, not branches: the case is data dependent and would be mispredicted often.
 #[inline(always)]
-fn dead_squares(next_free: u32, shift: u32) -> u32 {
+fn dead_squares(lone_free: u32, shift: u32) -> u32 {
+    let x = lone_free;
+    let near = x | x << shift | x >> shift;
+    let single = u32::from(x & x.wrapping_sub(1) == 0).wrapping_neg();
+    let empty = u32::from(x == 0).wrapping_neg();
+    (near & single) | empty
+}
+
+/// Like [`dead_squares`], but exact for up to two free squares: a queen takes both when
+/// they are `shift` apart (it stands on either) or `2 * shift` apart (it stands between).
+/// The second-to-last row needs this: the last row has two free squares there.
+#[inline(always)]
+fn dead_squares_upto_two(next_free: u32, shift: u32) -> u32 {
     let (x, up, down) = (next_free, next_free << shift, next_free >> shift);
-    // One free square: the queens attacking it. Two: a queen attacking both, which exists
-    // when they are `shift` apart (then it stands on either) or `2 * shift` apart (then
-    // it stands between them). Selected with masks, not branches: the choice is data
-    // dependent and would be mispredicted often.
-    let one = x | up | down;
     let two = (x & (up | down)) | (up & down);
     let rest = x & x.wrapping_sub(1);
-    let beyond_two = rest & rest.wrapping_sub(1);
-    let pick_one = u32::from(rest == 0).wrapping_neg();
-    let within_two = u32::from(beyond_two == 0).wrapping_neg();
-    let empty = u32::from(x == 0).wrapping_neg();
-    ((one & pick_one) | (two & !pick_one)) & within_two | empty
+    let exactly_two = u32::from(rest != 0 && rest & rest.wrapping_sub(1) == 0).wrapping_neg();
+    dead_squares(x, shift) | (two & exactly_two)
 }
 
 impl RowPlan {
-    /// The squares of row `depth` on which a queen is accepted: free, and not alone
-    /// emptying the next row or the one after (see the module docs).
+    /// The squares of row `depth` on which a queen is accepted: free, and not emptying
+    /// the next row or the one after (see the module docs).
     #[inline(always)]
     fn accepted(&self, depth: usize, cols: u32, ld: u32, rd: u32) -> u32 {
+        if depth + 2 < self.len {
+            self.accepted_early(depth, cols, ld, rd)
+        } else if depth + 2 == self.len {
+            self.accepted_second_to_last(depth, cols, ld, rd)
+        } else {
+            !(cols | ld | rd | self.blocked[depth & (MAX_N - 1)])
+        }
+    }
+
+    /// [`Self::accepted`] for a row with at least two free rows below it.
+    #[inline(always)]
+    fn accepted_early(&self, depth: usize, cols: u32, ld: u32, rd: u32) -> u32 {
         const M: usize = MAX_N - 1;
         let free = !(cols | ld | rd | self.blocked[depth & M]);
-        if depth + 1 >= self.len {
-            return free;
-        }
-        let shift = self.shift[(depth + 1) & M];
-        let next_free = !(cols | ld << shift | rd >> shift | self.blocked[(depth + 1) & M]);
-        let dead_next = dead_squares(next_free, shift);
-        // The row after next, two rows on: a queen that alone empties it is dead too.
-        let far = shift + self.shift[(depth + 2) & M];
+        let near = self.shift[(depth + 1) & M];
+        let near_free = !(cols | ld << near | rd >> near | self.blocked[(depth + 1) & M]);
+        let far = near + self.shift[(depth + 2) & M];
         let far_free = !(cols | ld << far | rd >> far | self.blocked[(depth + 2) & M]);
-        let has_far = u32::from(depth + 2 < self.len).wrapping_neg();
-        free & !dead_next & !(dead_squares(far_free, far) & has_far)
+        free & !dead_squares(near_free, near) & !dead_squares(far_free, far)
+    }
+
+    /// [`Self::accepted`] for the second-to-last row: exact, so that every accepted queen
+    /// there completes a solution.
+    #[inline(always)]
+    fn accepted_second_to_last(&self, depth: usize, cols: u32, ld: u32, rd: u32) -> u32 {
+        const M: usize = MAX_N - 1;
+        let free = !(cols | ld | rd | self.blocked[depth & M]);
+        let shift = self.shift[(depth + 1) & M];
+        let last_free = !(cols | ld << shift | rd >> shift | self.blocked[(depth + 1) & M]);
+        free & !dead_squares_upto_two(last_free, shift)
     }
 }
 
@@ -225,13 +242,13 @@ pub fn count_completions(plan: &RowPlan, start: &Frame) -> Tally {
             let c = cols | bit;
             let l = (ld | bit) << shift;
             let r = (rd | bit) >> shift;
-            let next = plan.accepted(d + 1, c, l, r);
             if d + 2 == last {
-                let found = u64::from(next.count_ones());
+                let found = u64::from(plan.accepted_second_to_last(d + 1, c, l, r).count_ones());
                 solutions += found;
                 nodes += 2 * found;
                 continue;
             }
+            let next = plan.accepted_early(d + 1, c, l, r);
             if next == 0 {
                 continue;
             }
