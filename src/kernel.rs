@@ -43,11 +43,27 @@ impl std::ops::AddAssign for Tally {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RowPlan {
     len: usize,
-    /// Per free row: squares attacked or occupied by pre-placed queens, plus every bit at
-    /// or above the board side, so that `!blocked` alone bounds the board.
-    blocked: [u32; MAX_N],
-    /// Per free row `d >= 1`: rows between free row `d - 1` and free row `d`.
-    shift: [u32; MAX_N],
+    levels: [Level; MAX_N],
+}
+
+/// What the search needs to know on entering one free row, laid out so that the hot loop
+/// reaches all of it from one index: the row itself and the next two free rows.
+///
+/// `blocked` masks hold the squares attacked or occupied by pre-placed queens plus every
+/// bit at or above the board side, so that `!blocked` alone bounds the board. Rows past
+/// the end are fully blocked.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(C, align(32))]
+struct Level {
+    /// Rows from the previous free row to this one.
+    shift: u32,
+    blocked: u32,
+    /// Rows from this free row to the next one, and that row's blocked squares.
+    near_shift: u32,
+    near_blocked: u32,
+    /// Rows from this free row to the one after next, and that row's blocked squares.
+    far_shift: u32,
+    far_blocked: u32,
 }
 
 /// The search state on entering a free row: the attacks of the queens placed so far.
@@ -71,20 +87,29 @@ impl RowPlan {
     /// If `n > MAX_N`, the rows are not increasing, or the slices differ in length.
     pub fn new(n: usize, rows: &[usize], blocked: &[u32]) -> RowPlan {
         assert!(n <= MAX_N && rows.len() <= n && rows.len() == blocked.len());
+        assert!(
+            rows.windows(2).all(|w| w[0] < w[1]),
+            "free rows must increase"
+        );
         let off_board = if n == MAX_N { 0 } else { u32::MAX << n };
-        let mut plan = RowPlan {
-            len: rows.len(),
-            blocked: [u32::MAX; MAX_N],
-            shift: [0; MAX_N],
+        let len = rows.len();
+        let row_blocked = |d: usize| blocked.get(d).map_or(u32::MAX, |&m| m | off_board);
+        let gap = |from: usize, to: usize| match (rows.get(from), rows.get(to)) {
+            (Some(&a), Some(&b)) => (b - a) as u32,
+            _ => 0,
         };
-        for (d, (&row, &mask)) in rows.iter().zip(blocked).enumerate() {
-            plan.blocked[d] = mask | off_board;
-            if d > 0 {
-                assert!(row > rows[d - 1], "free rows must increase");
-                plan.shift[d] = (row - rows[d - 1]) as u32;
-            }
+        let mut levels = [Level::default(); MAX_N];
+        for (d, level) in levels.iter_mut().enumerate().take(len) {
+            *level = Level {
+                shift: if d == 0 { 0 } else { gap(d - 1, d) },
+                blocked: row_blocked(d),
+                near_shift: gap(d, d + 1),
+                near_blocked: row_blocked(d + 1),
+                far_shift: gap(d, d + 2),
+                far_blocked: row_blocked(d + 2),
+            };
         }
-        plan
+        RowPlan { len, levels }
     }
 
     /// Number of free rows.
@@ -100,7 +125,7 @@ impl RowPlan {
     /// The free squares of the frame's row.
     #[inline(always)]
     pub fn free_squares(&self, frame: &Frame) -> u32 {
-        !(frame.cols | frame.ld | frame.rd | self.blocked[frame.depth])
+        !(frame.cols | frame.ld | frame.rd | self.levels[frame.depth].blocked)
     }
 
     /// Places a queen on `bit` (one free square of the frame's row) and returns the next
@@ -115,7 +140,7 @@ impl RowPlan {
         if depth == self.len {
             return Some(Frame { depth, ..*frame });
         }
-        let shift = self.shift[depth];
+        let shift = self.levels[depth].shift;
         Some(Frame {
             depth,
             cols: frame.cols | bit,
@@ -163,35 +188,35 @@ impl RowPlan {
     /// the next row or the one after (see the module docs).
     #[inline(always)]
     fn accepted(&self, depth: usize, cols: u32, ld: u32, rd: u32) -> u32 {
+        let level = &self.levels[depth & (MAX_N - 1)];
         if depth + 2 < self.len {
-            self.accepted_early(depth, cols, ld, rd)
+            level.accepted_early(cols, ld, rd)
         } else if depth + 2 == self.len {
-            self.accepted_second_to_last(depth, cols, ld, rd)
+            level.accepted_second_to_last(cols, ld, rd)
         } else {
-            !(cols | ld | rd | self.blocked[depth & (MAX_N - 1)])
+            !(cols | ld | rd | level.blocked)
         }
     }
+}
 
-    /// [`Self::accepted`] for a row with at least two free rows below it.
+impl Level {
+    /// [`RowPlan::accepted`] for a row with at least two free rows below it.
     #[inline(always)]
-    fn accepted_early(&self, depth: usize, cols: u32, ld: u32, rd: u32) -> u32 {
-        const M: usize = MAX_N - 1;
-        let free = !(cols | ld | rd | self.blocked[depth & M]);
-        let near = self.shift[(depth + 1) & M];
-        let near_free = !(cols | ld << near | rd >> near | self.blocked[(depth + 1) & M]);
-        let far = near + self.shift[(depth + 2) & M];
-        let far_free = !(cols | ld << far | rd >> far | self.blocked[(depth + 2) & M]);
+    fn accepted_early(&self, cols: u32, ld: u32, rd: u32) -> u32 {
+        let free = !(cols | ld | rd | self.blocked);
+        let (near, far) = (self.near_shift, self.far_shift);
+        let near_free = !(cols | ld << near | rd >> near | self.near_blocked);
+        let far_free = !(cols | ld << far | rd >> far | self.far_blocked);
         free & !dead_squares(near_free, near) & !dead_squares(far_free, far)
     }
 
-    /// [`Self::accepted`] for the second-to-last row: exact, so that every accepted queen
-    /// there completes a solution.
+    /// [`RowPlan::accepted`] for the second-to-last row: exact, so that every accepted
+    /// queen there completes a solution.
     #[inline(always)]
-    fn accepted_second_to_last(&self, depth: usize, cols: u32, ld: u32, rd: u32) -> u32 {
-        const M: usize = MAX_N - 1;
-        let free = !(cols | ld | rd | self.blocked[depth & M]);
-        let shift = self.shift[(depth + 1) & M];
-        let last_free = !(cols | ld << shift | rd >> shift | self.blocked[(depth + 1) & M]);
+    fn accepted_second_to_last(&self, cols: u32, ld: u32, rd: u32) -> u32 {
+        let free = !(cols | ld | rd | self.blocked);
+        let shift = self.near_shift;
+        let last_free = !(cols | ld << shift | rd >> shift | self.near_blocked);
         free & !dead_squares_upto_two(last_free, shift)
     }
 }
@@ -238,17 +263,17 @@ pub fn count_completions(plan: &RowPlan, start: &Frame) -> Tally {
             let bit = todo & todo.wrapping_neg();
             todo ^= bit;
             nodes += 1;
-            let shift = plan.shift[(d + 1) & M];
+            let level = &plan.levels[(d + 1) & M];
             let c = cols | bit;
-            let l = (ld | bit) << shift;
-            let r = (rd | bit) >> shift;
+            let l = (ld | bit) << level.shift;
+            let r = (rd | bit) >> level.shift;
             if d + 2 == last {
-                let found = u64::from(plan.accepted_second_to_last(d + 1, c, l, r).count_ones());
+                let found = u64::from(level.accepted_second_to_last(c, l, r).count_ones());
                 solutions += found;
                 nodes += 2 * found;
                 continue;
             }
-            let next = plan.accepted_early(d + 1, c, l, r);
+            let next = level.accepted_early(c, l, r);
             if next == 0 {
                 continue;
             }
