@@ -18,8 +18,10 @@ pub mod engine;
 pub mod fixed;
 pub mod kernel;
 pub mod known;
+pub mod ladder;
 pub mod split;
 pub mod symmetry;
+pub mod verify;
 
 pub use engine::{Count, Error, NoProgress, Options, Orbits, Progress, count};
 pub use kernel::MAX_N;

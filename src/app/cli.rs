@@ -17,6 +17,12 @@ pub enum Command {
     /// Count all solutions (OEIS A000170), those up to symmetry (A002562) and the orbit
     /// split, for one board size or an inclusive range such as 8..12.
     Count(CountArgs),
+    /// Compute each N and compare total, unique and the orbit split with the published
+    /// values (OEIS A000170, A002562); exit status 1 on any mismatch.
+    Verify(VerifyArgs),
+    /// Benchmark this machine on a fixed workload (or, with --ladder, compare the classic
+    /// algorithms with the engine).
+    Bench(BenchArgs),
 }
 
 #[derive(ClapArgs, Debug)]
@@ -37,6 +43,78 @@ pub struct CountArgs {
     /// Print one JSON object per board size and line instead of a table.
     #[arg(long)]
     pub json: bool,
+
+    /// Show no progress bar.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+#[derive(ClapArgs, Debug)]
+pub struct VerifyArgs {
+    /// Board sizes to verify: N or an inclusive range A..B.
+    #[arg(value_name = "N|A..B", default_value = "1..15", value_parser = BoardRange::parse)]
+    pub range: BoardRange,
+
+    /// Worker threads [default: RAYON_NUM_THREADS, else every CPU this process may use].
+    #[arg(long, short = 't', value_name = "T", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<u32>,
+
+    /// Run the quick built-in check of the engine instead (small N at several thread
+    /// counts and split depths, the symmetry group, the table's identities).
+    #[arg(long, conflicts_with_all = ["json"])]
+    pub self_test: bool,
+
+    /// Print one JSON object per board size and line, with a `verdict` field.
+    #[arg(long)]
+    pub json: bool,
+
+    /// Show no progress bar.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+#[derive(ClapArgs, Debug)]
+pub struct BenchArgs {
+    /// Board size of the workload (with --ladder, N or a range A..B).
+    #[arg(long = "n", value_name = "N", value_parser = BoardRange::parse)]
+    pub n: Option<BoardRange>,
+
+    /// Thread counts to run, e.g. 1,2,8 [default: 1, 2, 4, ... and every available CPU].
+    #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads_list: Option<Vec<u32>>,
+
+    /// Timed runs per thread count (the median is quoted, with min and max).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub runs: u32,
+
+    /// Untimed warm-up runs per thread count.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(0..=100))]
+    pub warmup: u32,
+
+    /// Print the full results as one JSON object.
+    #[arg(long, conflicts_with = "markdown")]
+    pub json: bool,
+
+    /// Print the results as a Markdown table.
+    #[arg(long)]
+    pub markdown: bool,
+
+    /// Compare with a saved `--json` result: the ratio of each figure.
+    #[arg(long, value_name = "OLD.json")]
+    pub compare: Option<std::path::PathBuf>,
+
+    /// Run the algorithm ladder: five classic counters and the engine, side by side.
+    #[arg(long, conflicts_with_all = ["threads_list", "compare", "runs", "warmup"])]
+    pub ladder: bool,
+
+    /// With --ladder: skip a rung whose projected time passes this many seconds.
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = 10.0,
+        requires = "ladder"
+    )]
+    pub budget: f64,
 
     /// Show no progress bar.
     #[arg(long, short = 'q')]

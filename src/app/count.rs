@@ -9,7 +9,7 @@ use std::time::Instant;
 
 /// One result as printed by `--json`.
 #[derive(Serialize)]
-struct JsonCount {
+pub struct JsonCount {
     n: usize,
     total: u128,
     unique: u128,
@@ -45,11 +45,7 @@ pub fn run(args: &CountArgs) -> Result<(), Failure> {
         )?;
     }
     for n in args.range.sizes() {
-        let bar = Bar::new(format!("N = {n}"), args.quiet);
-        let started = Instant::now();
-        let count = nqueens::count(n, &options, &bar).map_err(|e| Failure::usage(e.to_string()))?;
-        let seconds = started.elapsed().as_secs_f64();
-        bar.finish();
+        let (count, seconds) = timed_count(n, &options, args.quiet)?;
         let line = if args.json {
             json_line(&count, seconds)
         } else {
@@ -63,22 +59,37 @@ pub fn run(args: &CountArgs) -> Result<(), Failure> {
     Ok(())
 }
 
+/// Counts one board size with a progress bar, and times it.
+pub fn timed_count(n: usize, options: &Options, quiet: bool) -> Result<(Count, f64), Failure> {
+    let bar = Bar::new(format!("N = {n}"), quiet);
+    let started = Instant::now();
+    let count = nqueens::count(n, options, &bar).map_err(|e| Failure::usage(e.to_string()))?;
+    let seconds = started.elapsed().as_secs_f64();
+    bar.finish();
+    Ok((count, seconds))
+}
+
 fn json_line(count: &Count, seconds: f64) -> String {
-    let json = JsonCount {
-        n: count.n,
-        total: count.total,
-        unique: count.unique,
-        orbits: JsonOrbits {
-            c8: count.orbits.c8,
-            c4: count.orbits.c4,
-            c2: count.orbits.c2,
-            c1: count.orbits.c1,
-        },
-        nodes: count.nodes,
-        seconds,
-        threads: count.threads,
-        subproblems: count.subproblems,
-        split_depth: count.split_depth,
-    };
-    serde_json::to_string(&json).expect("plain data serializes")
+    serde_json::to_string(&JsonCount::new(count, seconds)).expect("plain data serializes")
+}
+
+impl JsonCount {
+    pub fn new(count: &Count, seconds: f64) -> JsonCount {
+        JsonCount {
+            n: count.n,
+            total: count.total,
+            unique: count.unique,
+            orbits: JsonOrbits {
+                c8: count.orbits.c8,
+                c4: count.orbits.c4,
+                c2: count.orbits.c2,
+                c1: count.orbits.c1,
+            },
+            nodes: count.nodes,
+            seconds,
+            threads: count.threads,
+            subproblems: count.subproblems,
+            split_depth: count.split_depth,
+        }
+    }
 }

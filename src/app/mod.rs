@@ -1,10 +1,13 @@
 //! The command-line application: argument surface ([`cli`]), validation of board ranges
 //! ([`range`]), the progress bar ([`progress`]) and the `count` command ([`count`]).
 
+mod bench;
 mod cli;
 mod count;
+mod machine;
 mod progress;
 mod range;
+mod verify;
 
 use clap::Parser;
 use std::io::{self, Write};
@@ -17,6 +20,14 @@ pub struct Failure {
 }
 
 impl Failure {
+    /// A failed check (a count that differs, a self-test that fails): exit status 1.
+    pub fn failed(message: impl Into<String>) -> Failure {
+        Failure {
+            message: message.into(),
+            status: 1,
+        }
+    }
+
     /// A usage error: bad input, exit status 2.
     pub fn usage(message: impl Into<String>) -> Failure {
         Failure {
@@ -39,7 +50,9 @@ impl From<io::Error> for Failure {
 pub fn run() -> ExitCode {
     let args = cli::Args::parse();
     let outcome = match args.command {
-        cli::Command::Count(ref count_args) => count::run(count_args),
+        cli::Command::Count(ref a) => count::run(a),
+        cli::Command::Verify(ref a) => verify::run(a),
+        cli::Command::Bench(ref a) => bench::run(a),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

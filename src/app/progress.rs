@@ -36,6 +36,27 @@ impl Bar {
         }
     }
 
+    /// A bar over whole runs (for `bench`), shown at once when drawn at all.
+    pub fn whole_runs(self, runs: u64) -> Bar {
+        self.bar.set_length(runs);
+        self.bar.set_style(
+            ProgressStyle::with_template(
+                "{prefix} [{bar:40}] {pos}/{len} runs  {elapsed_precise}  ETA {eta}",
+            )
+            .expect("valid template")
+            .progress_chars("=> "),
+        );
+        if self.enabled {
+            self.bar.set_draw_target(ProgressDrawTarget::stderr());
+        }
+        self
+    }
+
+    /// One whole run finished.
+    pub fn run_done(&self) {
+        self.bar.inc(1);
+    }
+
     pub fn finish(&self) {
         self.bar.finish_and_clear();
     }
@@ -76,4 +97,14 @@ impl Progress for Bar {
             self.bar.set_style(style(true));
         }
     }
+}
+
+/// A spinner with a message, on stderr when it is a terminal.
+pub fn spinner() -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let spinner = ProgressBar::new_spinner();
+    spinner.enable_steady_tick(Duration::from_millis(120));
+    spinner
 }

@@ -1,0 +1,110 @@
+//! `nqueens verify`: compute each N and compare with the published table.
+
+use super::cli::VerifyArgs;
+use super::count::{JsonCount, timed_count};
+use super::{Failure, print_line};
+use nqueens::Options;
+use nqueens::verify::{Verdict, self_test, verdict};
+use serde::Serialize;
+use std::time::Instant;
+
+#[derive(Serialize)]
+struct JsonVerdict {
+    #[serde(flatten)]
+    count: JsonCount,
+    /// "pass" (matches the table), "fail", or "unpublished" (no term; identities hold).
+    verdict: &'static str,
+    identities_hold: bool,
+    mismatched: Vec<&'static str>,
+}
+
+pub fn run(args: &VerifyArgs) -> Result<(), Failure> {
+    let mut out = std::io::stdout().lock();
+    if args.self_test {
+        let started = Instant::now();
+        return match self_test() {
+            Ok(checks) => print_line(
+                &mut out,
+                &format!(
+                    "self-test: {checks} checks passed in {:.2} s",
+                    started.elapsed().as_secs_f64()
+                ),
+            ),
+            Err(what) => Err(Failure::failed(format!("self-test failed: {what}"))),
+        };
+    }
+    let options = Options {
+        threads: args.threads.map(|t| t as usize),
+        split_depth: None,
+    };
+    let (mut passed, mut failed) = (0, 0);
+    for n in args.range.sizes() {
+        let (count, seconds) = timed_count(n, &options, args.quiet)?;
+        let v = verdict(&count);
+        if v.passed() {
+            passed += 1;
+        } else {
+            failed += 1;
+        }
+        let line = if args.json {
+            let json = JsonVerdict {
+                count: JsonCount::new(&count, seconds),
+                verdict: match (v.passed(), v.published) {
+                    (false, _) => "fail",
+                    (true, true) => "pass",
+                    (true, false) => "unpublished",
+                },
+                identities_hold: v.identities_hold,
+                mismatched: v
+                    .fields
+                    .iter()
+                    .filter(|f| !f.matches())
+                    .map(|f| f.name)
+                    .collect(),
+            };
+            serde_json::to_string(&json).expect("plain data serializes")
+        } else {
+            text_row(&v, seconds)
+        };
+        print_line(&mut out, &line)?;
+    }
+    if !args.json {
+        print_line(&mut out, &format!("{passed} passed, {failed} failed"))?;
+    }
+    if failed > 0 {
+        return Err(Failure::failed(format!(
+            "{failed} board size(s) differ from the published values"
+        )));
+    }
+    Ok(())
+}
+
+fn text_row(v: &Verdict, seconds: f64) -> String {
+    let fields: Vec<String> = v
+        .fields
+        .iter()
+        .map(|f| match f.published {
+            Some(p) if p != f.computed => {
+                format!("{} {} MISMATCH (published {p})", f.name, f.computed)
+            }
+            Some(_) => format!("{} {} ok", f.name, f.computed),
+            None => format!("{} {}", f.name, f.computed),
+        })
+        .collect();
+    let identities = if v.identities_hold {
+        "identities ok"
+    } else {
+        "identities BROKEN"
+    };
+    let status = match (v.passed(), v.published) {
+        (false, _) => "FAIL",
+        (true, true) => "PASS",
+        (true, false) => "no published term",
+    };
+    format!(
+        "N = {:>2}  {}  {identities}  {:.3} s  {status}",
+        v.n,
+        fields.join("  "),
+        seconds
+    )
+}

@@ -1,0 +1,161 @@
+//! Checking counts against the published table, and the engine's built-in self-test.
+
+use crate::engine::{Count, NoProgress, Options, count};
+use crate::known::known;
+use crate::symmetry::Symmetry;
+
+/// One compared field: what was computed and, where published, what the table says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FieldCheck {
+    /// The field's name (`total`, `unique`, `c8`, `c4`, `c2`).
+    pub name: &'static str,
+    /// The computed value.
+    pub computed: u128,
+    /// The published value, if the table has one.
+    pub published: Option<u128>,
+}
+
+impl FieldCheck {
+    /// False only when a published value exists and differs.
+    pub fn matches(&self) -> bool {
+        self.published.is_none_or(|p| p == self.computed)
+    }
+}
+
+/// The verdict on one count.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    /// Board side.
+    pub n: usize,
+    /// Each field against the table.
+    pub fields: Vec<FieldCheck>,
+    /// `total = 8*c8 + 4*c4 + 2*c2 + c1` and `unique = c8 + c4 + c2 + c1`.
+    pub identities_hold: bool,
+    /// Whether the table has a row for this N.
+    pub published: bool,
+}
+
+impl Verdict {
+    /// True when every published field matches and the identities hold.
+    pub fn passed(&self) -> bool {
+        self.identities_hold && self.fields.iter().all(FieldCheck::matches)
+    }
+}
+
+/// Compares a count with the published table and checks the orbit identities.
+pub fn verdict(count: &Count) -> Verdict {
+    let row = known(count.n);
+    let o = count.orbits;
+    let field = |name, computed, published: Option<u128>| FieldCheck {
+        name,
+        computed,
+        published,
+    };
+    Verdict {
+        n: count.n,
+        fields: vec![
+            field("total", count.total, row.map(|k| k.total)),
+            field("unique", count.unique, row.map(|k| k.unique)),
+            field("c8", o.c8, row.map(|k| k.c8)),
+            field("c4", o.c4, row.map(|k| k.c4)),
+            field("c2", o.c2, row.map(|k| k.c2)),
+        ],
+        identities_hold: count.total == 8 * o.c8 + 4 * o.c4 + 2 * o.c2 + o.c1
+            && count.unique == o.c8 + o.c4 + o.c2 + o.c1,
+        published: row.is_some(),
+    }
+}
+
+/// Runs the quick built-in check of everything the engine depends on: the symmetry group,
+/// the table's own identities, and the counts for N = 1 to 12 at 1, 2 and 3 threads and
+/// split depths 0 to 2 (identical, and equal to the table). Returns the number of checks
+/// passed, or the first failure.
+pub fn self_test() -> Result<usize, String> {
+    let mut checks = 0;
+    let mut check = |ok: bool, what: String| {
+        checks += 1;
+        if ok { Ok(()) } else { Err(what) }
+    };
+    for a in Symmetry::ALL {
+        check(
+            a.then(a.inverse()) == Symmetry::IDENTITY,
+            format!("{a:?} has no inverse"),
+        )?;
+        for b in Symmetry::ALL {
+            let closed = Symmetry::ALL.contains(&a.then(b));
+            let agrees = a.then(b).apply(9, (2, 7)) == b.apply(9, a.apply(9, (2, 7)));
+            check(
+                closed && agrees,
+                format!("{a:?} then {b:?} is not a symmetry"),
+            )?;
+        }
+    }
+    for row in &crate::known::KNOWN {
+        let o1 = u128::from(row.n == 1);
+        let holds = row.total == 8 * row.c8 + 4 * row.c4 + 2 * row.c2 + o1
+            && row.unique == row.c8 + row.c4 + row.c2 + o1;
+        check(
+            holds,
+            format!("the table's row for N = {} breaks the identities", row.n),
+        )?;
+    }
+    for n in 1..=12 {
+        let mut first: Option<Count> = None;
+        for threads in 1..=3 {
+            for split_depth in 0..=2 {
+                let options = Options {
+                    threads: Some(threads),
+                    split_depth: Some(split_depth),
+                };
+                let got = count(n, &options, &NoProgress).map_err(|e| e.to_string())?;
+                let where_ = format!("N = {n}, {threads} threads, split depth {split_depth}");
+                check(
+                    verdict(&got).passed(),
+                    format!("{where_}: differs from the table"),
+                )?;
+                let same = first.is_none_or(|f| {
+                    (f.total, f.unique, f.orbits, f.nodes)
+                        == (got.total, got.unique, got.orbits, got.nodes)
+                });
+                check(same, format!("{where_}: differs from 1 thread, depth 0"))?;
+                first.get_or_insert(got);
+            }
+        }
+    }
+    Ok(checks)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_wrong_count_fails_and_names_the_field() {
+        let mut c = count(8, &Options::default(), &NoProgress).unwrap();
+        assert!(verdict(&c).passed());
+        c.unique += 1;
+        let v = verdict(&c);
+        assert!(!v.passed());
+        let bad: Vec<_> = v
+            .fields
+            .iter()
+            .filter(|f| !f.matches())
+            .map(|f| f.name)
+            .collect();
+        assert_eq!(bad, ["unique"]);
+        assert!(!v.identities_hold);
+    }
+
+    #[test]
+    fn unpublished_sizes_are_judged_by_the_identities() {
+        let mut c = count(8, &Options::default(), &NoProgress).unwrap();
+        c.n = 28;
+        let v = verdict(&c);
+        assert!(!v.published && v.passed());
+    }
+
+    #[test]
+    fn the_self_test_passes() {
+        assert!(self_test().unwrap() > 100);
+    }
+}
