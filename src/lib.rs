@@ -14,11 +14,14 @@
 #![deny(missing_docs)]
 
 pub mod border;
+pub mod construct;
 pub mod engine;
 pub mod fixed;
 pub mod kernel;
 pub mod known;
 pub mod ladder;
+pub mod placement;
+pub mod solutions;
 pub mod split;
 pub mod symmetry;
 pub mod verify;

@@ -1,7 +1,10 @@
 //! The argument surface, declared with clap's derive API.
 
 use super::range::BoardRange;
+use super::render::Format;
+use clap::builder::TypedValueParser;
 use clap::{Args as ClapArgs, Parser, Subcommand};
+use std::path::PathBuf;
 
 /// Counts the solutions of the N-Queens problem: place N queens on an N x N board so that
 /// none attacks another.
@@ -23,6 +26,14 @@ pub enum Command {
     /// Benchmark this machine on a fixed workload (or, with --ladder, compare the classic
     /// algorithms with the engine).
     Bench(BenchArgs),
+    /// List every solution in lexicographic order (rows and columns 0-based), as lists,
+    /// boards, JSON Lines or an SVG picture.
+    Solve(SolveArgs),
+    /// Find one solution for a board of any size (explicit construction by default).
+    Find(FindArgs),
+    /// Check placements (arguments, --file, or standard input; list or JSON format): is
+    /// each a solution, and if not, which queens attack first. Exit 1 if any is not.
+    Check(CheckArgs),
 }
 
 #[derive(ClapArgs, Debug)]
@@ -119,4 +130,105 @@ pub struct BenchArgs {
     /// Show no progress bar.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+}
+
+#[derive(ClapArgs, Debug)]
+pub struct SolveArgs {
+    /// Board size N (1 to 32).
+    #[arg(value_name = "N", value_parser = clap::value_parser!(u32).range(1..=nqueens::MAX_N as i64).map(|n| n as usize))]
+    pub n: usize,
+
+    /// Stop after K solutions.
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
+    pub limit: Option<u64>,
+
+    /// List one representative per orbit (the lexicographically smallest of its eight
+    /// images) with the orbit's size.
+    #[arg(long)]
+    pub unique: bool,
+
+    /// Add the search step (queens placed so far) at which each solution was found.
+    #[arg(long)]
+    pub steps: bool,
+
+    #[command(flatten)]
+    pub out: OutputArgs,
+
+    /// List everything even for N above 16, and overwrite an existing --output file.
+    #[arg(long)]
+    pub force: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Method {
+    /// Hoffman, Loessi and Moore's construction: O(N), any N >= 4.
+    Explicit,
+    /// Minton et al.'s min-conflicts local search, reproducible with --seed.
+    MinConflicts,
+    /// Random placement with restarts (small N only).
+    RandomRestart,
+}
+
+impl Method {
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Explicit => "explicit construction",
+            Method::MinConflicts => "min-conflicts",
+            Method::RandomRestart => "random placement with restarts",
+        }
+    }
+}
+
+#[derive(ClapArgs, Debug)]
+pub struct FindArgs {
+    /// Board size N (1 to 100,000,000).
+    #[arg(value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100_000_000).map(|n| n as usize))]
+    pub n: usize,
+
+    /// How to search.
+    #[arg(long, value_enum, default_value_t = Method::Explicit)]
+    pub method: Method,
+
+    /// Random seed for min-conflicts and random-restart.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+
+    /// Give up (exit 1) after this many steps (queen moves or placements).
+    #[arg(long, default_value_t = 50_000_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_steps: u64,
+
+    #[command(flatten)]
+    pub out: OutputArgs,
+
+    /// Overwrite an existing --output file.
+    #[arg(long)]
+    pub force: bool,
+}
+
+#[derive(ClapArgs, Debug)]
+pub struct CheckArgs {
+    /// Placements to check, each as columns by row (0-based), e.g. "1 3 0 2" or 1,3,0,2.
+    #[arg(value_name = "PLACEMENT")]
+    pub placements: Vec<String>,
+
+    /// Read placements from FILE, one per line (list or JSON Lines).
+    #[arg(long, value_name = "FILE", conflicts_with = "placements")]
+    pub file: Option<PathBuf>,
+
+    /// Require every placement to be for an N x N board.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..).map(|n| n as usize))]
+    pub n: Option<usize>,
+}
+
+/// Where and how `solve` and `find` write placements.
+#[derive(ClapArgs, Debug)]
+pub struct OutputArgs {
+    /// Output format. In `list` and `json`, rows and columns are 0-based: the list
+    /// `1 3 0 2` puts row 0's queen in column 1. Boards are drawn up to N = 64.
+    #[arg(long, value_enum, default_value_t = Format::List)]
+    pub format: Format,
+
+    /// Write to FILE instead of standard output (required for svg).
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<PathBuf>,
 }

@@ -2,11 +2,16 @@
 //! ([`range`]), the progress bar ([`progress`]) and the `count` command ([`count`]).
 
 mod bench;
+mod check;
 mod cli;
 mod count;
+mod find;
 mod machine;
+mod output;
 mod progress;
 mod range;
+mod render;
+mod solve;
 mod verify;
 
 use clap::Parser;
@@ -53,6 +58,9 @@ pub fn run() -> ExitCode {
         cli::Command::Count(ref a) => count::run(a),
         cli::Command::Verify(ref a) => verify::run(a),
         cli::Command::Bench(ref a) => bench::run(a),
+        cli::Command::Solve(ref a) => solve::run(a),
+        cli::Command::Find(ref a) => find::run(a),
+        cli::Command::Check(ref a) => check::run(a),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

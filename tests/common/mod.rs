@@ -57,6 +57,7 @@ pub fn images(cols: &[usize]) -> Vec<Vec<usize>> {
 }
 
 /// Total, unique, and the number of orbits of each size 8, 4, 2, 1.
+#[allow(dead_code)]
 pub fn orbit_census(n: usize) -> (u128, u128, [u128; 4]) {
     let solutions = all_solutions(n);
     let mut seen = BTreeSet::new();
@@ -77,6 +78,19 @@ pub fn orbit_census(n: usize) -> (u128, u128, [u128; 4]) {
         seen.extend(orbit);
     }
     (solutions.len() as u128, sizes.iter().sum(), sizes)
+}
+
+/// True when `cols` is a solution, in O(N): one pass with column and diagonal sets.
+#[allow(dead_code)]
+pub fn is_solution_fast(cols: &[usize]) -> bool {
+    let n = cols.len();
+    let mut seen = vec![false; 5 * n];
+    cols.iter().enumerate().all(|(r, &c)| {
+        let slots = [c, n + r + c, 3 * n + r + n - 1 - c];
+        let fresh = c < n && slots.iter().all(|&s| !seen[s]);
+        slots.iter().for_each(|&s| seen[s] = true);
+        fresh
+    })
 }
 
 /// True when `cols` is a solution.

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The large-board targets of `nqueens find`: the explicit construction at N = 10,000,000
+# and min-conflicts at N = 1,000,000, each with its O(N) check. Prints the time `find`
+# reports (search and check; output excluded) and the whole command's wall time.
+#
+#   scripts/bench-find.sh [RUNS=3]
+set -euo pipefail
+runs=${1:-3}
+root=$(cd "$(dirname "$0")/.." && pwd)
+cargo build --release --quiet --manifest-path "$root/Cargo.toml"
+nq=$root/target/release/nqueens
+for spec in "10000000 explicit" "1000000 min-conflicts"; do
+    set -- $spec
+    for i in $(seq "$runs"); do
+        start=$(date +%s.%N)
+        line=$("$nq" find "$1" --method "$2" --format summary)
+        end=$(date +%s.%N)
+        printf '%s (wall %.3f s)\n' "$line" "$(echo "$end - $start" | bc -l)"
+    done
+done

@@ -1,0 +1,138 @@
+//! Drawing placements: a list of columns, text boards, Unicode boards, JSON Lines, SVG.
+
+use clap::ValueEnum;
+use serde::Serialize;
+
+/// How placements are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// One placement per line: the 0-based column of the queen in each row, row 0 first.
+    List,
+    /// `. Q` text boards, one row per line, a blank line between boards.
+    Board,
+    /// A chequered Unicode board with queens.
+    Unicode,
+    /// JSON Lines: {"n", "index", "cols" (0-based, by row), optional "step", "orbit_size"}.
+    Json,
+    /// An SVG picture of one board, or of the first K boards in a grid (needs --output).
+    Svg,
+    /// (find only) One line: how the solution was found and checked, and how long it took.
+    Summary,
+}
+
+/// A placement with what the listing knows about it.
+pub struct Item<'a> {
+    pub index: u64,
+    pub cols: &'a [usize],
+    pub step: Option<u128>,
+    pub orbit_size: Option<usize>,
+}
+
+#[derive(Serialize)]
+struct JsonItem<'a> {
+    n: usize,
+    index: u64,
+    cols: &'a [usize],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    step: Option<u128>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    orbit_size: Option<usize>,
+}
+
+/// The text of one placement in a line-oriented format (not SVG or summary).
+pub fn text(format: Format, item: &Item) -> String {
+    let n = item.cols.len();
+    let mut prefix = String::new();
+    if let Some(step) = item.step {
+        prefix.push_str(&format!("step {step}: "));
+    }
+    if let Some(size) = item.orbit_size {
+        prefix.push_str(&format!("orbit {size}: "));
+    }
+    match format {
+        Format::List => {
+            let cols: Vec<String> = item.cols.iter().map(|c| c.to_string()).collect();
+            format!("{prefix}{}", cols.join(" "))
+        }
+        Format::Board | Format::Unicode => {
+            let mut out = format!("solution {}", item.index);
+            if !prefix.is_empty() {
+                out.push_str(&format!(
+                    ", {}",
+                    prefix.trim_end_matches(": ").replace(": ", ", ")
+                ));
+            }
+            out.push('\n');
+            for (row, &queen) in item.cols.iter().enumerate() {
+                let cells: Vec<&str> = (0..n)
+                    .map(|col| match (format, col == queen, (row + col) % 2 == 0) {
+                        (Format::Board, true, _) => "Q",
+                        (Format::Board, false, _) => ".",
+                        (_, true, _) => "♛",
+                        (_, false, true) => "□",
+                        (_, false, false) => "■",
+                    })
+                    .collect();
+                out.push_str(&cells.join(" "));
+                out.push('\n');
+            }
+            out
+        }
+        Format::Json => serde_json::to_string(&JsonItem {
+            n,
+            index: item.index,
+            cols: item.cols,
+            step: item.step,
+            orbit_size: item.orbit_size,
+        })
+        .expect("plain data serializes"),
+        Format::Svg | Format::Summary => unreachable!("not a line format"),
+    }
+}
+
+/// An SVG picture of the boards in a grid, up to 4 boards a row.
+pub fn svg(boards: &[Vec<usize>]) -> String {
+    const SQUARE: usize = 24;
+    const GAP: usize = 16;
+    let n = boards.first().map_or(1, Vec::len);
+    let side = n * SQUARE;
+    let per_row = boards.len().clamp(1, 4);
+    let grid_rows = boards.len().div_ceil(per_row).max(1);
+    let width = per_row * (side + GAP) + GAP;
+    let height = grid_rows * (side + GAP) + GAP;
+    let mut out = format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\">\n"
+    );
+    for (i, cols) in boards.iter().enumerate() {
+        let x0 = GAP + (i % per_row) * (side + GAP);
+        let y0 = GAP + (i / per_row) * (side + GAP);
+        out.push_str(&format!(
+            "  <g class=\"board\" transform=\"translate({x0} {y0})\">\n"
+        ));
+        for row in 0..n {
+            for col in 0..n {
+                let fill = if (row + col) % 2 == 0 {
+                    "#f0d9b5"
+                } else {
+                    "#b58863"
+                };
+                out.push_str(&format!(
+                    "    <rect class=\"square\" x=\"{}\" y=\"{}\" width=\"{SQUARE}\" height=\"{SQUARE}\" fill=\"{fill}\"/>\n",
+                    col * SQUARE,
+                    row * SQUARE
+                ));
+            }
+        }
+        for (row, &col) in cols.iter().enumerate() {
+            out.push_str(&format!(
+                "    <circle class=\"queen\" cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"#202020\"/>\n",
+                col * SQUARE + SQUARE / 2,
+                row * SQUARE + SQUARE / 2,
+                SQUARE * 3 / 8
+            ));
+        }
+        out.push_str("  </g>\n");
+    }
+    out.push_str("</svg>\n");
+    out
+}
