@@ -23,6 +23,7 @@ pub mod ladder;
 pub mod placement;
 pub mod solutions;
 pub mod split;
+pub mod stepper;
 pub mod symmetry;
 pub mod verify;
 

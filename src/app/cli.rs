@@ -34,6 +34,9 @@ pub enum Command {
     /// Check placements (arguments, --file, or standard input; list or JSON format): is
     /// each a solution, and if not, which queens attack first. Exit 1 if any is not.
     Check(CheckArgs),
+    /// Watch the backtracking search step by step in the terminal (queens one per column
+    /// from the left, rows counted from the bottom).
+    Trace(TraceArgs),
 }
 
 #[derive(ClapArgs, Debug)]
@@ -231,4 +234,32 @@ pub struct OutputArgs {
     /// Write to FILE instead of standard output (required for svg).
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<PathBuf>,
+}
+
+#[derive(ClapArgs, Debug)]
+pub struct TraceArgs {
+    /// Board size N (1 to 32; up to about 20 fits a normal terminal).
+    #[arg(value_name = "N", value_parser = clap::value_parser!(u32).range(1..=nqueens::MAX_N as i64).map(|n| n as usize))]
+    pub n: usize,
+
+    /// Starting speed in steps per second.
+    #[arg(long, default_value_t = 10.0)]
+    pub speed: f64,
+
+    /// Start running instead of halted.
+    #[arg(long)]
+    pub start_running: bool,
+
+    /// Print text instead of the terminal UI (for scripts and pipes).
+    #[arg(long)]
+    pub plain: bool,
+
+    /// With --plain: the number of steps to print (or, with --solutions-only, to run).
+    #[arg(long, value_name = "K", requires = "plain")]
+    pub steps: Option<u64>,
+
+    /// With --plain: one line per solution found, `solution K step S: r0 r1 ...` (the row
+    /// of the queen in each column), and nothing else.
+    #[arg(long, requires = "plain")]
+    pub solutions_only: bool,
 }

@@ -12,6 +12,8 @@ mod progress;
 mod range;
 mod render;
 mod solve;
+mod trace;
+mod trace_view;
 mod verify;
 
 use clap::Parser;
@@ -61,6 +63,7 @@ pub fn run() -> ExitCode {
         cli::Command::Solve(ref a) => solve::run(a),
         cli::Command::Find(ref a) => find::run(a),
         cli::Command::Check(ref a) => check::run(a),
+        cli::Command::Trace(ref a) => trace::run(a),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

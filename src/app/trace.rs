@@ -1,0 +1,164 @@
+//! `nqueens trace N`: watch the backtracking search, in a terminal UI or as plain text.
+
+use super::cli::TraceArgs;
+use super::trace_view::{View, render};
+use super::{Failure, print_line};
+use nqueens::stepper::{Action, Stepper};
+use ratatui::crossterm::event::{self, Event, KeyCode, KeyEventKind, KeyModifiers};
+use std::io::IsTerminal;
+use std::time::{Duration, Instant};
+
+const MAX_SPEED: f64 = 1_000_000.0;
+const MIN_SPEED: f64 = 0.5;
+
+pub fn run(args: &TraceArgs) -> Result<(), Failure> {
+    if args.plain {
+        return plain(args);
+    }
+    if !std::io::stdout().is_terminal() {
+        return Err(Failure::usage(
+            "the tracer needs a terminal; for text use --plain with --steps K or --solutions-only",
+        ));
+    }
+    let mut terminal = ratatui::init();
+    let outcome = interactive(&mut terminal, args);
+    ratatui::restore();
+    outcome.map_err(Failure::from)
+}
+
+fn interactive(terminal: &mut ratatui::DefaultTerminal, args: &TraceArgs) -> std::io::Result<()> {
+    let mut stepper = Stepper::new(args.n);
+    let mut running = args.start_running;
+    let mut speed = args.speed.clamp(MIN_SPEED, MAX_SPEED);
+    let mut pause_on_solution = true;
+    let mut owed = 0.0f64; // steps due but not yet taken
+    let mut last_tick = Instant::now();
+    loop {
+        terminal.draw(|f| {
+            render(
+                f,
+                &View {
+                    stepper: &stepper,
+                    running,
+                    speed,
+                    pause_on_solution,
+                },
+            )
+        })?;
+        let wait = if running {
+            Duration::from_millis(16)
+        } else {
+            Duration::from_millis(250)
+        };
+        // Resizes and other events just redraw.
+        if event::poll(wait)?
+            && let Event::Key(key) = event::read()?
+            && key.kind == KeyEventKind::Press
+        {
+            let ctrl_c =
+                key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c');
+            match key.code {
+                _ if ctrl_c => return Ok(()),
+                KeyCode::Char('q') | KeyCode::Esc => return Ok(()),
+                KeyCode::Char(' ') => running = !running,
+                KeyCode::Char('n') | KeyCode::Right => {
+                    running = false;
+                    stepper.step();
+                }
+                KeyCode::Char('s') => {
+                    running = false;
+                    stepper.run_to_solution();
+                }
+                KeyCode::Char('+') | KeyCode::Char('=') => speed = (speed * 2.0).min(MAX_SPEED),
+                KeyCode::Char('-') => speed = (speed / 2.0).max(MIN_SPEED),
+                KeyCode::Char('p') => pause_on_solution = !pause_on_solution,
+                KeyCode::Char('r') => {
+                    stepper = Stepper::new(args.n);
+                    owed = 0.0;
+                }
+                _ => {}
+            }
+        }
+        let now = Instant::now();
+        if running {
+            owed += now.duration_since(last_tick).as_secs_f64() * speed;
+            // Never more than a second's worth at once, so a slow frame cannot stall.
+            owed = owed.min(speed.max(1.0));
+            while owed >= 1.0 {
+                owed -= 1.0;
+                let action = stepper.step();
+                if pause_on_solution
+                    && matches!(action, Action::Solution { .. } | Action::Finished { .. })
+                {
+                    running = false;
+                    owed = 0.0;
+                    break;
+                }
+            }
+        }
+        last_tick = now;
+    }
+}
+
+fn plain(args: &TraceArgs) -> Result<(), Failure> {
+    let mut out = std::io::stdout().lock();
+    let mut stepper = Stepper::new(args.n);
+    if args.solutions_only {
+        // One full search (or --steps steps), one line per solution.
+        let limit = args.steps.unwrap_or(u64::MAX);
+        while stepper.steps() < limit {
+            match stepper.step() {
+                Action::Solution { count, .. } => {
+                    let rows: Vec<String> =
+                        stepper.queens().iter().map(|r| r.to_string()).collect();
+                    print_line(
+                        &mut out,
+                        &format!(
+                            "solution {count} step {}: {}",
+                            stepper.steps(),
+                            rows.join(" ")
+                        ),
+                    )?;
+                }
+                Action::Finished { .. } => break,
+                _ => {}
+            }
+        }
+        return Ok(());
+    }
+    let Some(steps) = args.steps else {
+        return Err(Failure::usage(
+            "--plain needs --steps K or --solutions-only",
+        ));
+    };
+    for _ in 0..steps {
+        stepper.step();
+        print_line(
+            &mut out,
+            &format!("step {}: {}", stepper.steps(), stepper.describe()),
+        )?;
+        print_line(&mut out, &board_text(&stepper))?;
+    }
+    Ok(())
+}
+
+/// A small text board: `Q` queens, `?` the candidate, `.` empty; row n-1 on top.
+fn board_text(s: &Stepper) -> String {
+    let n = s.n();
+    let mut lines = Vec::with_capacity(n);
+    for row in (0..n).rev() {
+        let cells: Vec<&str> = (0..n)
+            .map(|col| {
+                if s.queens().get(col) == Some(&row) {
+                    "Q"
+                } else if s.candidate() == Some((col, row)) {
+                    "?"
+                } else {
+                    "."
+                }
+            })
+            .collect();
+        lines.push(cells.join(" "));
+    }
+    lines.join("\n") + "\n"
+}
