@@ -18,6 +18,7 @@ use crate::split::Split;
 use crate::symmetry::Symmetry;
 use rayon::prelude::*;
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Receives progress from a running count: a no-op unless a caller wants to show it.
 ///
@@ -28,6 +29,8 @@ pub trait Progress: Sync {
     fn begin(&self, _subproblems: u64) {}
     /// `done` more sub-problems have finished.
     fn advance(&self, _done: u64) {}
+    /// Sub-problem `id` finished with this tally (for checkpoints).
+    fn finished(&self, _id: usize, _tally: Tally) {}
 }
 
 /// The progress sink that ignores everything.
@@ -101,6 +104,8 @@ pub enum Error {
     SplitDepth(usize),
     /// The thread pool could not be built.
     Pool(String),
+    /// Results are missing for this many sub-problems.
+    Incomplete(usize),
 }
 
 impl fmt::Display for Error {
@@ -117,6 +122,9 @@ impl fmt::Display for Error {
                 )
             }
             Error::Pool(why) => write!(f, "could not start the thread pool: {why}"),
+            Error::Incomplete(missing) => {
+                write!(f, "the results of {missing} sub-problems are missing")
+            }
         }
     }
 }
@@ -125,6 +133,28 @@ impl std::error::Error for Error {}
 
 /// Counts the solutions of the `n` x `n` board.
 pub fn count(n: usize, options: &Options, progress: &dyn Progress) -> Result<Count, Error> {
+    let split = prepare(n, options)?;
+    let results = run(&split, options, &Work::default(), progress)?;
+    let mut tallies = vec![None; split.subproblems.len()];
+    for (id, tally) in results {
+        tallies[id] = Some(tally);
+    }
+    finish(&split, options, &tallies)
+}
+
+/// Which sub-problems a run covers, and how it stops early.
+#[derive(Default)]
+pub struct Work<'a> {
+    /// Only these sub-problem ids (a shard); `None` means all of them.
+    pub only: Option<&'a [usize]>,
+    /// Ids finished by an earlier run, to skip (resuming from a checkpoint).
+    pub skip: Option<&'a (dyn Fn(usize) -> bool + Sync)>,
+    /// When set (by a signal handler, say), the run stops between sub-problems.
+    pub stop: Option<&'a AtomicBool>,
+}
+
+/// Checks the arguments and splits the count of the `n` x `n` board.
+pub fn prepare(n: usize, options: &Options) -> Result<Split, Error> {
     if !(1..=MAX_N).contains(&n) {
         return Err(Error::BoardSize(n));
     }
@@ -134,50 +164,100 @@ pub fn count(n: usize, options: &Options, progress: &dyn Progress) -> Result<Cou
     if depth > MAX_SPLIT_DEPTH {
         return Err(Error::SplitDepth(depth));
     }
+    build_pool(options)?;
+    Ok(Split::new(n, depth))
+}
+
+fn build_pool(options: &Options) -> Result<rayon::ThreadPool, Error> {
     let mut pool = rayon::ThreadPoolBuilder::new();
     match options.threads {
         Some(0) => return Err(Error::Threads),
         Some(t) => pool = pool.num_threads(t),
         None => {}
     }
-    let pool = pool.build().map_err(|e| Error::Pool(e.to_string()))?;
-    Ok(pool.install(|| count_in_pool(n, depth, progress)))
+    pool.build().map_err(|e| Error::Pool(e.to_string()))
 }
 
-fn count_in_pool(n: usize, depth: usize, progress: &dyn Progress) -> Count {
-    let split = Split::new(n, depth);
-    progress.begin(split.subproblems.len() as u64);
+/// Searches the sub-problems `work` selects, spread over the pool, and returns each
+/// finished one's tally (in no particular order). Stopped early, it returns those that
+/// finished; each is also reported to `progress` as it finishes.
+pub fn run(
+    split: &Split,
+    options: &Options,
+    work: &Work,
+    progress: &dyn Progress,
+) -> Result<Vec<(usize, Tally)>, Error> {
+    let pool = build_pool(options)?;
+    let all: Vec<usize>;
+    let ids = match work.only {
+        Some(ids) => ids,
+        None => {
+            all = (0..split.subproblems.len()).collect();
+            &all
+        }
+    };
+    let todo: Vec<usize> = ids
+        .iter()
+        .copied()
+        .filter(|&id| !work.skip.is_some_and(|skip| skip(id)))
+        .collect();
+    progress.begin(todo.len() as u64);
+    let stopped = || work.stop.is_some_and(|s| s.load(Ordering::Relaxed));
+    Ok(pool.install(|| {
+        todo.par_iter()
+            .filter_map(|&id| {
+                if stopped() {
+                    return None;
+                }
+                let tally = split.solve(id);
+                progress.finished(id, tally);
+                progress.advance(1);
+                Some((id, tally))
+            })
+            .collect()
+    }))
+}
 
-    // Sum per sub-problem, then reduce: no shared counters.
-    let (total, main_nodes) = (0..split.subproblems.len())
-        .into_par_iter()
-        .map(|id| {
-            let tally = split.solve(id);
-            progress.advance(1);
-            let weighted = u128::from(split.weight(id)) * u128::from(tally.solutions);
-            (weighted, u128::from(tally.nodes))
-        })
-        .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
-
-    let fix90 = count_fixed(n, &[Symmetry::ROT90]);
-    let fix180 = count_fixed(n, &[Symmetry::ROT180]);
-    let fix_all = count_fixed(n, &[Symmetry::ROT90, Symmetry::TRANSPOSE]);
+/// The count from every sub-problem's tally (indexed by id): the weighted total, and the
+/// unique count and orbit split from the rotation-fixed searches.
+pub fn finish(split: &Split, options: &Options, tallies: &[Option<Tally>]) -> Result<Count, Error> {
+    let missing = tallies.iter().filter(|t| t.is_none()).count();
+    if tallies.len() != split.subproblems.len() || missing > 0 {
+        return Err(Error::Incomplete(
+            missing.max(split.subproblems.len().abs_diff(tallies.len())),
+        ));
+    }
+    let (mut total, mut main_nodes) = (0u128, 0u128);
+    for (id, tally) in tallies.iter().enumerate() {
+        let tally = tally.expect("checked above");
+        total += u128::from(split.weight(id)) * u128::from(tally.solutions);
+        main_nodes += u128::from(tally.nodes);
+    }
+    let n = split.n;
+    let pool = build_pool(options)?;
+    let (fix90, fix180, fix_all) = pool.install(|| {
+        (
+            count_fixed(n, &[Symmetry::ROT90]),
+            count_fixed(n, &[Symmetry::ROT180]),
+            count_fixed(n, &[Symmetry::ROT90, Symmetry::TRANSPOSE]),
+        )
+    });
     let orbits = orbit_split(total, fix180, fix90, fix_all);
     let nodes = [fix90, fix180, fix_all]
         .iter()
         .fold(main_nodes + u128::from(split.prefix_nodes), |sum, t| {
             sum + u128::from(t.nodes)
         });
-    Count {
+    Ok(Count {
         n,
         total,
         unique: orbits.c8 + orbits.c4 + orbits.c2 + orbits.c1,
         orbits,
         nodes,
         subproblems: split.subproblems.len() as u64,
-        split_depth: depth,
-        threads: rayon::current_num_threads(),
-    }
+        split_depth: split.depth,
+        threads: pool.current_num_threads(),
+    })
 }
 
 /// The orbit split from the total and the fixed counts (Burnside, see the module docs).

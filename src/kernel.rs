@@ -54,7 +54,7 @@ pub struct RowPlan {
 /// the end are fully blocked.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[repr(C, align(32))]
-struct Level {
+pub(crate) struct Level {
     /// Rows from the previous free row to this one.
     shift: u32,
     blocked: u32,
@@ -110,6 +110,29 @@ impl RowPlan {
             };
         }
         RowPlan { len, levels }
+    }
+
+    /// The plan data for entering free row `depth` (any index is safe: it wraps).
+    #[inline(always)]
+    pub(crate) fn level(&self, depth: usize) -> &Level {
+        &self.levels[depth & (MAX_N - 1)]
+    }
+
+    /// A rough, deterministic estimate of the work below `frame`: the product of the
+    /// squares free in each of the next rows given the queens so far (at most eight rows).
+    /// Used to balance shards, never to count.
+    pub fn estimated_cost(&self, frame: &Frame) -> f64 {
+        let (mut ld, mut rd) = (frame.ld, frame.rd);
+        let mut product = 1.0;
+        for depth in frame.depth..self.len.min(frame.depth + 8) {
+            if depth > frame.depth {
+                let shift = self.level(depth).shift;
+                (ld, rd) = (ld << shift, rd >> shift);
+            }
+            let free = !(frame.cols | ld | rd | self.level(depth).blocked);
+            product *= f64::from(free.count_ones().max(1));
+        }
+        product
     }
 
     /// Number of free rows.

@@ -21,11 +21,12 @@ pub mod kernel;
 pub mod known;
 pub mod ladder;
 pub mod placement;
+pub mod records;
 pub mod solutions;
 pub mod split;
 pub mod stepper;
 pub mod symmetry;
 pub mod verify;
 
-pub use engine::{Count, Error, NoProgress, Options, Orbits, Progress, count};
+pub use engine::{Count, Error, NoProgress, Options, Orbits, Progress, Work, count};
 pub use kernel::MAX_N;

@@ -37,6 +37,9 @@ pub enum Command {
     /// Watch the backtracking search step by step in the terminal (queens one per column
     /// from the left, rows counted from the bottom).
     Trace(TraceArgs),
+    /// Combine shard results into the count, after checking that every shard is there
+    /// once, for the same N and split, and undamaged.
+    Merge(MergeArgs),
 }
 
 #[derive(ClapArgs, Debug)]
@@ -61,6 +64,43 @@ pub struct CountArgs {
     /// Show no progress bar.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+
+    /// Record finished sub-problems in FILE as the count goes; if FILE exists, resume
+    /// from it. Ctrl-C or SIGTERM stop cleanly, saving it (exit 130 or 143).
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<PathBuf>,
+
+    /// How often to write the checkpoint, e.g. 60s, 5m, 500ms.
+    #[arg(long, value_name = "DURATION", default_value = "60s", value_parser = humantime::parse_duration)]
+    pub checkpoint_every: std::time::Duration,
+
+    /// Run only shard I of K (1-based), e.g. 3/8, or `slurm` to take I and K from a
+    /// Slurm job array; the result goes to --output for `nqueens merge`.
+    #[arg(long, value_name = "I/K|slurm")]
+    pub shard: Option<String>,
+
+    /// With --shard: the file for the shard's result (JSON).
+    #[arg(long, short = 'o', value_name = "FILE", requires = "shard")]
+    pub output: Option<PathBuf>,
+
+    /// Overwrite an existing --output file.
+    #[arg(long)]
+    pub force: bool,
+}
+
+#[derive(ClapArgs, Debug)]
+pub struct MergeArgs {
+    /// Shard result files written by `nqueens count N --shard I/K --output FILE`.
+    #[arg(value_name = "FILES", required = true)]
+    pub files: Vec<PathBuf>,
+
+    /// Worker threads for the final symmetric searches.
+    #[arg(long, short = 't', value_name = "T", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<u32>,
+
+    /// Print one JSON object instead of a table.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(ClapArgs, Debug)]

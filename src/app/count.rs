@@ -34,29 +34,47 @@ pub fn run(args: &CountArgs) -> Result<(), Failure> {
         threads: args.threads.map(|t| t as usize),
         split_depth: args.split_depth.map(|d| d as usize),
     };
+    if args.checkpoint.is_some() || args.shard.is_some() {
+        return super::longrun::run(args, &options);
+    }
     let mut out = std::io::stdout().lock();
     if !args.json {
-        print_line(
-            &mut out,
-            &format!(
-                "{:>3} {:>20} {:>20} {:>11}",
-                "N", "total", "unique", "seconds"
-            ),
-        )?;
+        print_header(&mut out)?;
     }
     for n in args.range.sizes() {
         let (count, seconds) = timed_count(n, &options, args.quiet)?;
-        let line = if args.json {
-            json_line(&count, seconds)
-        } else {
-            format!(
-                "{:>3} {:>20} {:>20} {:>11.3}",
-                count.n, count.total, count.unique, seconds
-            )
-        };
-        print_line(&mut out, &line)?;
+        print_count(&mut out, &count, seconds, args.json)?;
     }
     Ok(())
+}
+
+/// The table's header line.
+pub fn print_header(out: &mut impl std::io::Write) -> Result<(), Failure> {
+    print_line(
+        out,
+        &format!(
+            "{:>3} {:>20} {:>20} {:>11}",
+            "N", "total", "unique", "seconds"
+        ),
+    )
+}
+
+/// One count as a table row or a JSON line.
+pub fn print_count(
+    out: &mut impl std::io::Write,
+    count: &Count,
+    seconds: f64,
+    json: bool,
+) -> Result<(), Failure> {
+    let line = if json {
+        json_line(count, seconds)
+    } else {
+        format!(
+            "{:>3} {:>20} {:>20} {:>11.3}",
+            count.n, count.total, count.unique, seconds
+        )
+    };
+    print_line(out, &line)
 }
 
 /// Counts one board size with a progress bar, and times it.

@@ -6,7 +6,9 @@ mod check;
 mod cli;
 mod count;
 mod find;
+mod longrun;
 mod machine;
+mod merge;
 mod output;
 mod progress;
 mod range;
@@ -32,6 +34,14 @@ impl Failure {
         Failure {
             message: message.into(),
             status: 1,
+        }
+    }
+
+    /// Stopped by a signal: the shell's status for it (130 for SIGINT, 143 for SIGTERM).
+    pub fn interrupted(message: impl Into<String>, status: u8) -> Failure {
+        Failure {
+            message: message.into(),
+            status,
         }
     }
 
@@ -64,6 +74,7 @@ pub fn run() -> ExitCode {
         cli::Command::Find(ref a) => find::run(a),
         cli::Command::Check(ref a) => check::run(a),
         cli::Command::Trace(ref a) => trace::run(a),
+        cli::Command::Merge(ref a) => merge::run(a),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

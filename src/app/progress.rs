@@ -7,10 +7,13 @@
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use nqueens::Progress;
 use std::io::IsTerminal;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 const SHOW_AFTER: Duration = Duration::from_secs(1);
+/// With stderr not a terminal (a batch log), a plain line this often instead of a bar.
+const LOG_EVERY: Duration = Duration::from_secs(30);
 /// Fraction of the sub-problems done before an ETA is shown.
 const ETA_AFTER: f64 = 0.05;
 
@@ -20,6 +23,8 @@ pub struct Bar {
     started: Instant,
     shown: AtomicBool,
     eta_shown: AtomicBool,
+    /// For batch logs: whether to write plain lines, and when the last one was written.
+    log: Option<Mutex<Instant>>,
 }
 
 impl Bar {
@@ -27,12 +32,15 @@ impl Bar {
         let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
         bar.set_style(style(false));
         bar.set_prefix(label);
+        let terminal = std::io::stderr().is_terminal();
+        let started = Instant::now();
         Bar {
             bar,
-            enabled: !quiet && std::io::stderr().is_terminal(),
-            started: Instant::now(),
+            enabled: !quiet && terminal,
+            started,
             shown: AtomicBool::new(false),
             eta_shown: AtomicBool::new(false),
+            log: (!quiet && !terminal).then(|| Mutex::new(started)),
         }
     }
 
@@ -62,6 +70,27 @@ impl Bar {
     }
 }
 
+impl Bar {
+    /// A plain progress line for batch logs, at most every [`LOG_EVERY`].
+    fn log_line(&self, last: &Mutex<Instant>) {
+        let Ok(mut last) = last.try_lock() else {
+            return;
+        };
+        if last.elapsed() < LOG_EVERY {
+            return;
+        }
+        *last = Instant::now();
+        let (done, total) = (self.bar.position(), self.bar.length().unwrap_or(0));
+        let elapsed = self.started.elapsed().as_secs_f64();
+        let rate = done as f64 / elapsed.max(1e-9);
+        let eta = total.saturating_sub(done) as f64 / rate.max(1e-9);
+        eprintln!(
+            "{}: {done}/{total} sub-problems, {elapsed:.0} s elapsed, {rate:.1}/s, ETA {eta:.0} s",
+            self.bar.prefix()
+        );
+    }
+}
+
 fn style(with_eta: bool) -> ProgressStyle {
     let template = if with_eta {
         "{prefix} [{bar:40}] {pos}/{len} sub-problems  {elapsed_precise}  {per_sec}  ETA {eta}"
@@ -80,6 +109,9 @@ impl Progress for Bar {
 
     fn advance(&self, done: u64) {
         self.bar.inc(done);
+        if let Some(last) = &self.log {
+            self.log_line(last);
+        }
         if !self.enabled {
             return;
         }

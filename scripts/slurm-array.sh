@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# A Slurm job array that counts N in K shards, one array task per shard, each task on
+# the cores Slurm gives it, each resumable from its own checkpoint if requeued.
+#
+#   sbatch --array=1-16 scripts/slurm-array.sh 20     # N = 20 in 16 shards
+#   nqueens merge results/n20-shard-*.json           # once every task has finished
+#
+#SBATCH --job-name=nqueens
+#SBATCH --cpus-per-task=8
+#SBATCH --time=24:00:00
+#SBATCH --output=results/%x-%A_%a.log
+#SBATCH --requeue
+set -euo pipefail
+n=${1:?usage: sbatch --array=1-K slurm-array.sh N}
+nqueens=${NQUEENS:-nqueens}
+mkdir -p results
+task=${SLURM_ARRAY_TASK_ID:?run this with sbatch --array}
+# --shard slurm reads SLURM_ARRAY_TASK_ID, SLURM_ARRAY_TASK_COUNT and SLURM_ARRAY_TASK_MIN.
+exec "$nqueens" count "$n" --shard slurm \
+    --threads "${SLURM_CPUS_PER_TASK:-1}" \
+    --checkpoint "results/n$n-shard-$task.checkpoint" --checkpoint-every 5m \
+    --output "results/n$n-shard-$task.json" --force

@@ -1,0 +1,349 @@
+//! Long runs: `count N --checkpoint FILE` (resumable) and `count N --shard I/K` (one piece
+//! of a count spread over machines, merged later).
+
+use super::cli::CountArgs;
+use super::count::{print_count, print_header};
+use super::progress::Bar;
+use super::{Failure, print_line};
+use nqueens::engine::{self, Work};
+use nqueens::kernel::Tally;
+use nqueens::records::{
+    CHECKPOINT_FORMAT, Checkpoint, Checksummed, Record, SHARD_FORMAT, ShardResult, parse, partition,
+};
+use nqueens::{Options, Progress};
+use std::collections::BTreeMap;
+use std::fs;
+use std::io::Write;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+pub fn run(args: &CountArgs, options: &Options) -> Result<(), Failure> {
+    if args.range.first != args.range.last {
+        return Err(Failure::usage(
+            "--checkpoint and --shard take one board size, not a range",
+        ));
+    }
+    let n = args.range.first;
+    let shard = args.shard.as_deref().map(parse_shard).transpose()?;
+    if shard.is_some() && args.output.is_none() {
+        return Err(Failure::usage(
+            "--shard needs --output FILE for the shard's result",
+        ));
+    }
+    if let Some(out) = &args.output
+        && out.exists()
+        && !args.force
+    {
+        return Err(Failure::usage(format!(
+            "{} exists; add --force to overwrite it",
+            out.display()
+        )));
+    }
+    let split = engine::prepare(n, options).map_err(|e| Failure::usage(e.to_string()))?;
+    let covered: Vec<usize> = match shard {
+        Some((i, k)) => partition(&split, k).swap_remove(i - 1),
+        None => (0..split.subproblems.len()).collect(),
+    };
+    let mut done: BTreeMap<usize, Tally> = match &args.checkpoint {
+        Some(path) if path.exists() => {
+            load_checkpoint(path, n, split.depth, split.subproblems.len(), shard)?
+        }
+        _ => BTreeMap::new(),
+    };
+    let resumed = done.len();
+
+    // Ctrl-C and SIGTERM set `stop`; the run ends between sub-problems and saves.
+    let stop = Arc::new(AtomicBool::new(false));
+    let term = Arc::new(AtomicBool::new(false));
+    for (signal, flag) in [
+        (signal_hook::consts::SIGINT, &stop),
+        (signal_hook::consts::SIGTERM, &stop),
+        (signal_hook::consts::SIGTERM, &term),
+    ] {
+        signal_hook::flag::register(signal, Arc::clone(flag))
+            .map_err(|e| Failure::usage(format!("cannot handle signals: {e}")))?;
+    }
+
+    let collector = Collector {
+        bar: Bar::new(format!("N = {n}"), args.quiet),
+        already: resumed as u64,
+        fresh: Mutex::new(Vec::new()),
+    };
+    let started = Instant::now();
+    let snapshot = |collector: &Collector, done: &BTreeMap<usize, Tally>| {
+        let mut all = done.clone();
+        all.extend(
+            collector
+                .fresh
+                .lock()
+                .expect("no panics hold it")
+                .iter()
+                .copied(),
+        );
+        all
+    };
+    let finished_run = AtomicBool::new(false);
+    let write_failed = Mutex::new(None);
+    let results = std::thread::scope(|scope| {
+        if let Some(path) = &args.checkpoint {
+            let (collector, done, finished_run, write_failed) =
+                (&collector, &done, &finished_run, &write_failed);
+            let (depth, subproblems) = (split.depth, split.subproblems.len());
+            scope.spawn(move || {
+                let mut last = Instant::now();
+                while !finished_run.load(Ordering::Relaxed) {
+                    std::thread::sleep(Duration::from_millis(20).min(args.checkpoint_every));
+                    if last.elapsed() >= args.checkpoint_every {
+                        let all = snapshot(collector, done);
+                        if let Err(e) = write_checkpoint(path, n, depth, subproblems, shard, &all) {
+                            *write_failed.lock().expect("no panics hold it") = Some(e);
+                        }
+                        last = Instant::now();
+                    }
+                }
+            });
+        }
+        let skip = |id: usize| done.contains_key(&id);
+        let work = Work {
+            only: Some(&covered),
+            skip: Some(&skip),
+            stop: Some(&stop),
+        };
+        let results = engine::run(&split, options, &work, &collector);
+        finished_run.store(true, Ordering::Relaxed);
+        results
+    })
+    .map_err(|e| Failure::usage(e.to_string()))?;
+    collector.bar.finish();
+    if let Some(e) = write_failed.into_inner().expect("no panics hold it") {
+        return Err(e);
+    }
+    done.extend(results);
+    let complete = covered.iter().all(|id| done.contains_key(id));
+    if let Some(path) = &args.checkpoint {
+        write_checkpoint(path, n, split.depth, split.subproblems.len(), shard, &done)?;
+    }
+    if !complete {
+        let status = if term.load(Ordering::Relaxed) {
+            143
+        } else {
+            130
+        };
+        let saved = match &args.checkpoint {
+            Some(_) => "run the same command again to resume",
+            None => "nothing was saved (use --checkpoint FILE to keep partial work)",
+        };
+        let finished = covered.iter().filter(|id| done.contains_key(id)).count();
+        return Err(Failure::interrupted(
+            format!(
+                "interrupted with {finished} of {} sub-problems done; {saved}",
+                covered.len()
+            ),
+            status,
+        ));
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    let mut out = std::io::stdout().lock();
+    match shard {
+        Some((i, k)) => {
+            let result = shard_result(&split, (i, k), &covered, &done, seconds);
+            let path = args.output.as_deref().expect("checked above");
+            write_atomically(path, &result.to_file_text())?;
+            print_line(
+                &mut out,
+                &format!(
+                    "shard {i}/{k} of N = {n}: {} sub-problems, total contribution {}, written to {}",
+                    covered.len(),
+                    result.total,
+                    path.display()
+                ),
+            )
+        }
+        None => {
+            let tallies: Vec<Option<Tally>> = (0..split.subproblems.len())
+                .map(|id| done.get(&id).copied())
+                .collect();
+            let count = engine::finish(&split, options, &tallies)
+                .map_err(|e| Failure::usage(e.to_string()))?;
+            if !args.json {
+                print_header(&mut out)?;
+            }
+            print_count(&mut out, &count, seconds, args.json)
+        }
+    }
+}
+
+/// `I/K` (1 <= I <= K), or `slurm` for the job array's task.
+fn parse_shard(spec: &str) -> Result<(usize, usize), Failure> {
+    if spec == "slurm" {
+        let var = |name: &str| -> Result<usize, Failure> {
+            std::env::var(name)
+                .ok()
+                .and_then(|v| v.trim().parse().ok())
+                .ok_or_else(|| Failure::usage(format!("--shard slurm: {name} is not set to a number (run it inside a Slurm job array)")))
+        };
+        let (id, count, min) = (
+            var("SLURM_ARRAY_TASK_ID")?,
+            var("SLURM_ARRAY_TASK_COUNT")?,
+            var("SLURM_ARRAY_TASK_MIN")?,
+        );
+        let i = id.checked_sub(min).map(|x| x + 1).filter(|&i| i <= count);
+        return i.map(|i| (i, count)).ok_or_else(|| {
+            Failure::usage(format!(
+                "--shard slurm: task {id} is outside the array (min {min}, count {count})"
+            ))
+        });
+    }
+    let parsed = spec
+        .split_once('/')
+        .and_then(|(i, k)| Some((i.trim().parse().ok()?, k.trim().parse().ok()?)));
+    match parsed {
+        Some((i, k)) if (1..=k).contains(&i) => Ok((i, k)),
+        _ => Err(Failure::usage(format!(
+            "--shard '{spec}' is not a shard: write I/K with 1 <= I <= K (e.g. 3/8), or slurm"
+        ))),
+    }
+}
+
+fn load_checkpoint(
+    path: &Path,
+    n: usize,
+    depth: usize,
+    subproblems: usize,
+    shard: Option<(usize, usize)>,
+) -> Result<BTreeMap<usize, Tally>, Failure> {
+    let refuse = |why: String| {
+        Failure::usage(format!(
+            "checkpoint {}: {why}; it was left unchanged",
+            path.display()
+        ))
+    };
+    let text = fs::read_to_string(path).map_err(|e| refuse(format!("cannot read it ({e})")))?;
+    let cp: Checkpoint = parse(&text).map_err(refuse)?;
+    if cp.format != CHECKPOINT_FORMAT {
+        return Err(refuse(format!("not a checkpoint (format {})", cp.format)));
+    }
+    if (cp.n, cp.split_depth, cp.subproblems) != (n, depth, subproblems) {
+        return Err(refuse(format!(
+            "it is for N = {} at split depth {}, this run is N = {n} at split depth {depth}",
+            cp.n, cp.split_depth
+        )));
+    }
+    if cp.shard != shard {
+        return Err(refuse(format!(
+            "it is for shard {:?}, this run is {:?}",
+            cp.shard, shard
+        )));
+    }
+    if cp.version != VERSION {
+        return Err(refuse(format!(
+            "written by nqueens {}, this is {VERSION}",
+            cp.version
+        )));
+    }
+    let table = nqueens::records::tally_table(subproblems, &cp.done).map_err(refuse)?;
+    Ok(table
+        .into_iter()
+        .enumerate()
+        .filter_map(|(id, t)| Some((id, t?)))
+        .collect())
+}
+
+fn records(done: &BTreeMap<usize, Tally>) -> Vec<Record> {
+    done.iter()
+        .map(|(&id, t)| (id, t.solutions, t.nodes))
+        .collect()
+}
+
+fn write_checkpoint(
+    path: &Path,
+    n: usize,
+    depth: usize,
+    subproblems: usize,
+    shard: Option<(usize, usize)>,
+    done: &BTreeMap<usize, Tally>,
+) -> Result<(), Failure> {
+    let cp = Checkpoint {
+        format: CHECKPOINT_FORMAT.into(),
+        version: VERSION.into(),
+        n,
+        split_depth: depth,
+        subproblems,
+        shard,
+        done: records(done),
+        checksum: String::new(),
+    };
+    write_atomically(path, &cp.to_file_text())
+}
+
+fn shard_result(
+    split: &nqueens::split::Split,
+    (shard, shards): (usize, usize),
+    covered: &[usize],
+    done: &BTreeMap<usize, Tally>,
+    seconds: f64,
+) -> ShardResult {
+    let mine: BTreeMap<usize, Tally> = covered.iter().map(|&id| (id, done[&id])).collect();
+    ShardResult {
+        format: SHARD_FORMAT.into(),
+        version: VERSION.into(),
+        n: split.n,
+        split_depth: split.depth,
+        subproblems: split.subproblems.len(),
+        shard,
+        shards,
+        total: mine
+            .iter()
+            .map(|(&id, t)| u128::from(split.weight(id)) * u128::from(t.solutions))
+            .sum(),
+        nodes: mine.values().map(|t| u128::from(t.nodes)).sum(),
+        results: records(&mine),
+        seconds,
+        host: fs::read_to_string("/proc/sys/kernel/hostname")
+            .map_or_else(|_| "unknown".into(), |h| h.trim().to_string()),
+        checksum: String::new(),
+    }
+}
+
+/// Writes a temporary file beside `path`, syncs it, and renames it over `path`, so a
+/// crash leaves either the old file or the new one, never half of one.
+fn write_atomically(path: &Path, text: &str) -> Result<(), Failure> {
+    let fail = |e: std::io::Error| Failure::failed(format!("cannot write {}: {e}", path.display()));
+    let mut tmp_name = path.as_os_str().to_owned();
+    tmp_name.push(".tmp");
+    let tmp = Path::new(&tmp_name);
+    let mut file = fs::File::create(tmp).map_err(fail)?;
+    file.write_all(text.as_bytes()).map_err(fail)?;
+    file.sync_all().map_err(fail)?;
+    fs::rename(tmp, path).map_err(fail)
+}
+
+/// Progress for long runs: the bar (starting from the work already done) and the
+/// finished sub-problems, for the checkpoint writer.
+struct Collector {
+    bar: Bar,
+    already: u64,
+    fresh: Mutex<Vec<(usize, Tally)>>,
+}
+
+impl Progress for Collector {
+    fn begin(&self, subproblems: u64) {
+        self.bar.begin(self.already + subproblems);
+        self.bar.advance(self.already);
+    }
+
+    fn advance(&self, done: u64) {
+        self.bar.advance(done);
+    }
+
+    fn finished(&self, id: usize, tally: Tally) {
+        self.fresh
+            .lock()
+            .expect("no panics hold it")
+            .push((id, tally));
+    }
+}

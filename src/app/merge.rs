@@ -1,0 +1,133 @@
+//! `nqueens merge FILES...`: the count from shard results, once they prove complete.
+
+use super::cli::MergeArgs;
+use super::count::{print_count, print_header};
+use super::{Failure, print_line};
+use nqueens::Options;
+use nqueens::engine;
+use nqueens::kernel::Tally;
+use nqueens::records::{SHARD_FORMAT, ShardResult, parse, partition};
+use nqueens::verify::verdict;
+use std::collections::BTreeMap;
+
+pub fn run(args: &MergeArgs) -> Result<(), Failure> {
+    let bad =
+        |file: &std::path::Path, why: String| Failure::failed(format!("{}: {why}", file.display()));
+    let mut shards: Vec<(&std::path::Path, ShardResult)> = Vec::new();
+    for file in &args.files {
+        let text = std::fs::read_to_string(file)
+            .map_err(|e| bad(file, format!("cannot read it ({e})")))?;
+        let shard: ShardResult = parse(&text).map_err(|why| bad(file, why))?;
+        if shard.format != SHARD_FORMAT {
+            return Err(bad(
+                file,
+                format!("not a shard result (format {})", shard.format),
+            ));
+        }
+        shards.push((file, shard));
+    }
+    let (first_file, first) = &shards[0];
+    let key = |s: &ShardResult| {
+        (
+            s.n,
+            s.split_depth,
+            s.subproblems,
+            s.shards,
+            s.version.clone(),
+        )
+    };
+    for (file, s) in &shards {
+        if key(s) != key(first) {
+            return Err(bad(
+                file,
+                format!(
+                    "foreign shard: N = {}, split depth {}, {} shards, nqueens {}; {} has N = {}, split depth {}, {} shards, nqueens {}",
+                    s.n,
+                    s.split_depth,
+                    s.shards,
+                    s.version,
+                    first_file.display(),
+                    first.n,
+                    first.split_depth,
+                    first.shards,
+                    first.version
+                ),
+            ));
+        }
+    }
+    let k = first.shards;
+    let mut by_number: BTreeMap<usize, &std::path::Path> = BTreeMap::new();
+    for (file, s) in &shards {
+        if let Some(other) = by_number.insert(s.shard, file) {
+            return Err(bad(
+                file,
+                format!(
+                    "shard {}/{k} is given twice (also {})",
+                    s.shard,
+                    other.display()
+                ),
+            ));
+        }
+    }
+    let missing: Vec<String> = (1..=k)
+        .filter(|i| !by_number.contains_key(i))
+        .map(|i| format!("{i}/{k}"))
+        .collect();
+    if !missing.is_empty() {
+        return Err(Failure::failed(format!(
+            "missing shard(s): {}",
+            missing.join(", ")
+        )));
+    }
+    let options = Options {
+        threads: args.threads.map(|t| t as usize),
+        split_depth: Some(first.split_depth),
+    };
+    let split = engine::prepare(first.n, &options).map_err(|e| Failure::usage(e.to_string()))?;
+    if split.subproblems.len() != first.subproblems {
+        return Err(bad(
+            first_file,
+            "its split does not match this version's".into(),
+        ));
+    }
+    let parts = partition(&split, k);
+    let mut tallies: Vec<Option<Tally>> = vec![None; split.subproblems.len()];
+    for (file, s) in &shards {
+        let ids: Vec<usize> = s.results.iter().map(|r| r.0).collect();
+        if ids != parts[s.shard - 1] {
+            return Err(bad(
+                file,
+                format!(
+                    "shard {}/{k} does not cover exactly its sub-problems",
+                    s.shard
+                ),
+            ));
+        }
+        for &(id, solutions, nodes) in &s.results {
+            tallies[id] = Some(Tally { solutions, nodes });
+        }
+    }
+    let count =
+        engine::finish(&split, &options, &tallies).map_err(|e| Failure::failed(e.to_string()))?;
+    let seconds: f64 = shards.iter().map(|(_, s)| s.seconds).sum();
+    let mut out = std::io::stdout().lock();
+    if !args.json {
+        print_header(&mut out)?;
+    }
+    print_count(&mut out, &count, seconds, args.json)?;
+    let v = verdict(&count);
+    if !args.json {
+        let word = match (v.passed(), v.published) {
+            (true, true) => "matches the published values",
+            (true, false) => "no published term to compare (identities hold)",
+            (false, _) => "DIFFERS from the published values",
+        };
+        print_line(&mut out, &format!("merged {k} shards; {word}"))?;
+    }
+    if !v.passed() {
+        return Err(Failure::failed(
+            "the merged count differs from the published values",
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,207 @@
+//! Files that carry work between runs: checkpoints (resume an interrupted count) and shard
+//! results (merge the pieces of a count run on many machines).
+//!
+//! Both are JSON with a CRC-32 of their own contents, so a damaged or hand-edited file is
+//! refused rather than trusted. Per sub-problem they hold `[id, solutions, nodes]`, the
+//! unweighted tally of the scalar kernel.
+
+use crate::kernel::Tally;
+use crate::split::Split;
+use serde::{Deserialize, Serialize};
+
+/// The format name of a checkpoint file.
+pub const CHECKPOINT_FORMAT: &str = "nqueens-checkpoint-1";
+/// The format name of a shard result file.
+pub const SHARD_FORMAT: &str = "nqueens-shard-1";
+
+/// One finished sub-problem: id, solutions, nodes.
+pub type Record = (usize, u64, u64);
+
+/// A count in progress: which sub-problems are finished, and their tallies.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Checkpoint {
+    /// Always [`CHECKPOINT_FORMAT`].
+    pub format: String,
+    /// The nqueens version that wrote it.
+    pub version: String,
+    /// Board side.
+    pub n: usize,
+    /// The split depth (sub-problem ids depend on it).
+    pub split_depth: usize,
+    /// Sub-problems in the whole count.
+    pub subproblems: usize,
+    /// The shard `[I, K]` this run covers, if it is one.
+    pub shard: Option<(usize, usize)>,
+    /// The finished sub-problems, by increasing id.
+    pub done: Vec<Record>,
+    /// CRC-32 of the file with this field empty, in hex.
+    pub checksum: String,
+}
+
+/// The result of one shard of a count.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ShardResult {
+    /// Always [`SHARD_FORMAT`].
+    pub format: String,
+    /// The nqueens version that wrote it.
+    pub version: String,
+    /// Board side.
+    pub n: usize,
+    /// The split depth.
+    pub split_depth: usize,
+    /// Sub-problems in the whole count.
+    pub subproblems: usize,
+    /// This shard's number, 1 to `shards`.
+    pub shard: usize,
+    /// How many shards the count is cut into.
+    pub shards: usize,
+    /// Every sub-problem of the shard with its tally, by increasing id.
+    pub results: Vec<Record>,
+    /// The shard's contribution to the total (weighted by orbit sizes).
+    pub total: u128,
+    /// Nodes searched in the shard's sub-problems.
+    pub nodes: u128,
+    /// Wall time of the run that finished it (summed over resumed runs is not kept).
+    pub seconds: f64,
+    /// The machine it ran on.
+    pub host: String,
+    /// CRC-32 of the file with this field empty, in hex.
+    pub checksum: String,
+}
+
+/// A record type with a self-checksum.
+pub trait Checksummed: Serialize + Clone {
+    /// The checksum field.
+    fn checksum_field(&mut self) -> &mut String;
+
+    /// The CRC-32 of the record with an empty checksum field.
+    fn compute_checksum(&self) -> String {
+        let mut blank = self.clone();
+        blank.checksum_field().clear();
+        let text = serde_json::to_string(&blank).expect("plain data serializes");
+        format!("{:08x}", crc32fast::hash(text.as_bytes()))
+    }
+
+    /// The record as file text, with its checksum filled in.
+    fn to_file_text(&self) -> String {
+        let mut sealed = self.clone();
+        *sealed.checksum_field() = self.compute_checksum();
+        serde_json::to_string(&sealed).expect("plain data serializes") + "\n"
+    }
+}
+
+impl Checksummed for Checkpoint {
+    fn checksum_field(&mut self) -> &mut String {
+        &mut self.checksum
+    }
+}
+
+impl Checksummed for ShardResult {
+    fn checksum_field(&mut self) -> &mut String {
+        &mut self.checksum
+    }
+}
+
+/// Parses a file's text and checks its checksum.
+pub fn parse<T: Checksummed + for<'de> Deserialize<'de>>(text: &str) -> Result<T, String> {
+    let mut record: T = serde_json::from_str(text).map_err(|e| format!("unreadable ({e})"))?;
+    let stored = record.checksum_field().clone();
+    if record.compute_checksum() != stored {
+        return Err("damaged: its checksum does not match its contents".into());
+    }
+    Ok(record)
+}
+
+/// Records as a table indexed by id; `None` for ids without one. Fails on an id out of
+/// range or given twice.
+pub fn tally_table(subproblems: usize, records: &[Record]) -> Result<Vec<Option<Tally>>, String> {
+    let mut table = vec![None; subproblems];
+    for &(id, solutions, nodes) in records {
+        let slot = table
+            .get_mut(id)
+            .ok_or_else(|| format!("sub-problem {id} does not exist (there are {subproblems})"))?;
+        if slot.is_some() {
+            return Err(format!("sub-problem {id} appears twice"));
+        }
+        *slot = Some(Tally { solutions, nodes });
+    }
+    Ok(table)
+}
+
+/// Splits the sub-problems into `shards` parts of about equal work, deterministically:
+/// largest estimated cost first, each to the part with the least estimated work so far.
+/// The estimate is the product of the free squares in the next rows (see
+/// [`crate::kernel::RowPlan::estimated_cost`]). Each part's ids are in increasing order.
+pub fn partition(split: &Split, shards: usize) -> Vec<Vec<usize>> {
+    assert!(shards >= 1);
+    let mut costs: Vec<(f64, usize)> = (0..split.subproblems.len())
+        .map(|id| {
+            let sub = &split.subproblems[id];
+            (
+                split.keys[sub.key_index as usize]
+                    .plan
+                    .estimated_cost(&sub.frame),
+                id,
+            )
+        })
+        .collect();
+    costs.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    let mut load = vec![0f64; shards];
+    let mut parts = vec![Vec::new(); shards];
+    for (cost, id) in costs {
+        let lightest = (0..shards)
+            .min_by(|&a, &b| load[a].total_cmp(&load[b]).then(a.cmp(&b)))
+            .expect("one shard at least");
+        load[lightest] += cost;
+        parts[lightest].push(id);
+    }
+    for part in &mut parts {
+        part.sort_unstable();
+    }
+    parts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_partition_covers_every_id_once() {
+        let split = Split::new(11, 1);
+        for shards in [1, 3, 7] {
+            let parts = partition(&split, shards);
+            let mut all: Vec<usize> = parts.concat();
+            all.sort_unstable();
+            assert_eq!(all, (0..split.subproblems.len()).collect::<Vec<_>>());
+            assert_eq!(parts, partition(&split, shards), "deterministic");
+        }
+    }
+
+    #[test]
+    fn checksums_catch_edits() {
+        let record = Checkpoint {
+            format: CHECKPOINT_FORMAT.into(),
+            version: "0".into(),
+            n: 8,
+            split_depth: 0,
+            subproblems: 3,
+            shard: None,
+            done: vec![(0, 1, 2)],
+            checksum: String::new(),
+        };
+        let text = record.to_file_text();
+        let back: Checkpoint = parse(&text).unwrap();
+        assert_eq!(back.done, record.done);
+        let edited = text.replace("[[0,1,2]]", "[[0,9,2]]");
+        assert!(
+            parse::<Checkpoint>(&edited)
+                .unwrap_err()
+                .contains("damaged")
+        );
+        assert!(
+            parse::<Checkpoint>("{oops")
+                .unwrap_err()
+                .contains("unreadable")
+        );
+    }
+}

@@ -1,0 +1,256 @@
+//! Long runs: interrupted and resumed counts, damaged files, shards and their merge.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use std::path::Path;
+use std::process::{Child, Stdio};
+use std::time::Duration;
+
+fn nqueens() -> Command {
+    Command::cargo_bin("nqueens").expect("binary built")
+}
+
+fn spawn(args: &[&str], checkpoint: &Path) -> Child {
+    std::process::Command::new(assert_cmd::cargo::cargo_bin("nqueens"))
+        .args(args)
+        .arg("--checkpoint")
+        .arg(checkpoint)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+fn total_of(json_line: &[u8]) -> u64 {
+    let v: serde_json::Value = serde_json::from_slice(json_line).unwrap();
+    v["total"].as_u64().unwrap()
+}
+
+const SLOW: [&str; 6] = ["count", "16", "--threads", "1", "--json", "--quiet"];
+
+#[test]
+fn sigint_saves_and_the_same_command_resumes_to_the_exact_total() {
+    let dir = tempfile::tempdir().unwrap();
+    let cp = dir.path().join("run.json");
+    let child = spawn(&SLOW, &cp);
+    std::thread::sleep(Duration::from_millis(600));
+    std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    if out.status.code() == Some(130) {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("run the same command again to resume"),
+            "{stderr}"
+        );
+    } else {
+        assert!(
+            out.status.success(),
+            "finished before the signal, or failed: {out:?}"
+        );
+    }
+    assert!(cp.exists(), "the checkpoint was written");
+    let resumed = nqueens()
+        .args(SLOW)
+        .arg("--checkpoint")
+        .arg(&cp)
+        .assert()
+        .success();
+    assert_eq!(total_of(&resumed.get_output().stdout), 14_772_512);
+}
+
+#[test]
+fn sigkill_loses_only_the_work_since_the_last_write() {
+    let dir = tempfile::tempdir().unwrap();
+    let cp = dir.path().join("run.json");
+    let mut args = SLOW.to_vec();
+    args.extend(["--checkpoint-every", "100ms"]);
+    let mut child = spawn(&args, &cp);
+    std::thread::sleep(Duration::from_millis(700));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(cp.exists(), "a periodic write happened before the kill");
+    let resumed = nqueens()
+        .args(&args)
+        .arg("--checkpoint")
+        .arg(&cp)
+        .assert()
+        .success();
+    assert_eq!(total_of(&resumed.get_output().stdout), 14_772_512);
+}
+
+#[test]
+fn damaged_or_foreign_checkpoints_are_refused_and_left_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let cp = dir.path().join("run.json");
+    nqueens()
+        .args(["count", "10", "--checkpoint"])
+        .arg(&cp)
+        .assert()
+        .success();
+    let good = std::fs::read_to_string(&cp).unwrap();
+    // Another N.
+    nqueens()
+        .args(["count", "11", "--checkpoint"])
+        .arg(&cp)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("N = 10").and(predicate::str::contains("left unchanged")));
+    // Another split depth.
+    nqueens()
+        .args(["count", "10", "--split-depth", "2", "--checkpoint"])
+        .arg(&cp)
+        .assert()
+        .code(2);
+    assert_eq!(std::fs::read_to_string(&cp).unwrap(), good);
+    // A damaged file.
+    let damaged = good.replacen("\"done\":[[0,", "\"done\":[[1,", 1);
+    assert_ne!(damaged, good);
+    std::fs::write(&cp, &damaged).unwrap();
+    nqueens()
+        .args(["count", "10", "--checkpoint"])
+        .arg(&cp)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("damaged"));
+    assert_eq!(std::fs::read_to_string(&cp).unwrap(), damaged);
+}
+
+fn run_shards(dir: &Path, n: usize, k: usize) -> Vec<std::path::PathBuf> {
+    (1..=k)
+        .map(|i| {
+            let file = dir.join(format!("n{n}-{i}-of-{k}.json"));
+            nqueens()
+                .args([
+                    "count",
+                    &n.to_string(),
+                    "--shard",
+                    &format!("{i}/{k}"),
+                    "--output",
+                ])
+                .arg(&file)
+                .assert()
+                .success();
+            file
+        })
+        .collect()
+}
+
+#[test]
+fn shards_merge_to_the_known_totals() {
+    let dir = tempfile::tempdir().unwrap();
+    for (n, total) in [(12, 14_200u64), (13, 73_712)] {
+        for k in [1, 3, 7] {
+            let files = run_shards(dir.path(), n, k);
+            let out = nqueens()
+                .arg("merge")
+                .args(&files)
+                .arg("--json")
+                .assert()
+                .success();
+            assert_eq!(
+                total_of(&out.get_output().stdout),
+                total,
+                "N = {n}, K = {k}"
+            );
+        }
+    }
+}
+
+#[test]
+fn missing_duplicated_foreign_and_damaged_shards_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = run_shards(dir.path(), 12, 3);
+    nqueens()
+        .arg("merge")
+        .args(&files[..2])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("missing shard(s): 3/3"));
+    nqueens()
+        .arg("merge")
+        .args([&files[0], &files[1], &files[1], &files[2]])
+        .assert()
+        .code(1)
+        .stderr(
+            predicate::str::contains("given twice")
+                .and(predicate::str::contains("n12-2-of-3.json")),
+        );
+    let foreign = run_shards(dir.path(), 13, 3);
+    nqueens()
+        .arg("merge")
+        .args([&files[0], &files[1], &foreign[2]])
+        .assert()
+        .code(1)
+        .stderr(
+            predicate::str::contains("foreign").and(predicate::str::contains("n13-3-of-3.json")),
+        );
+    let text = std::fs::read_to_string(&files[1]).unwrap();
+    let damaged = text.replacen("\"total\":", "\"total\":1", 1);
+    std::fs::write(&files[1], &damaged).unwrap();
+    nqueens().arg("merge").args(&files).assert().code(1).stderr(
+        predicate::str::contains("n12-2-of-3.json").and(predicate::str::contains("damaged")),
+    );
+    assert_eq!(std::fs::read_to_string(&files[1]).unwrap(), damaged);
+}
+
+#[test]
+fn slurm_array_tasks_pick_their_shard() {
+    let dir = tempfile::tempdir().unwrap();
+    let files: Vec<_> = (5..=7)
+        .map(|task| {
+            let file = dir.path().join(format!("task{task}.json"));
+            nqueens()
+                .args(["count", "11", "--shard", "slurm", "--output"])
+                .arg(&file)
+                .env("SLURM_ARRAY_TASK_ID", task.to_string())
+                .env("SLURM_ARRAY_TASK_COUNT", "3")
+                .env("SLURM_ARRAY_TASK_MIN", "5")
+                .assert()
+                .success()
+                .stdout(predicate::str::contains(format!("shard {}/3", task - 4)));
+            file
+        })
+        .collect();
+    let out = nqueens()
+        .arg("merge")
+        .args(&files)
+        .arg("--json")
+        .assert()
+        .success();
+    assert_eq!(total_of(&out.get_output().stdout), 2680);
+    nqueens()
+        .args(["count", "11", "--shard", "slurm", "-o", "x.json"])
+        .env_remove("SLURM_ARRAY_TASK_ID")
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn bad_shard_requests_are_refused() {
+    for spec in ["0/3", "4/3", "x", "1/0", "2"] {
+        nqueens()
+            .args([
+                "count",
+                "10",
+                "--shard",
+                spec,
+                "--output",
+                "/tmp/never-written.json",
+            ])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("I/K"));
+    }
+    nqueens()
+        .args(["count", "10", "--shard", "1/2"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--output"));
+    nqueens()
+        .args(["count", "8..10", "--checkpoint", "/tmp/x.json"])
+        .assert()
+        .code(2);
+}
