@@ -254,3 +254,31 @@ fn bad_shard_requests_are_refused() {
         .assert()
         .code(2);
 }
+
+#[test]
+#[cfg_attr(
+    not(feature = "mpi"),
+    ignore = "needs a build with --features mpi, and mpirun"
+)]
+fn an_mpi_count_over_two_ranks_gives_the_known_total() {
+    let out = std::process::Command::new("mpirun")
+        .args(["--allow-run-as-root", "--oversubscribe", "-n", "2"])
+        .arg(assert_cmd::cargo::cargo_bin("nqueens"))
+        .args(["count", "13", "--mpi", "--json", "--quiet"])
+        .output()
+        .expect("mpirun runs");
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(total_of(&out.stdout), 73_712);
+}
+
+#[test]
+fn mpi_without_the_feature_says_how_to_build_it() {
+    if cfg!(feature = "mpi") {
+        return;
+    }
+    nqueens()
+        .args(["count", "10", "--mpi"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--features mpi"));
+}

@@ -86,6 +86,10 @@ pub struct CountArgs {
     /// Overwrite an existing --output file.
     #[arg(long)]
     pub force: bool,
+
+    /// Spread the count over MPI ranks (run under mpirun; needs the `mpi` feature).
+    #[arg(long, conflicts_with_all = ["checkpoint", "shard"])]
+    pub mpi: bool,
 }
 
 #[derive(ClapArgs, Debug)]

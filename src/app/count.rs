@@ -34,6 +34,14 @@ pub fn run(args: &CountArgs) -> Result<(), Failure> {
         threads: args.threads.map(|t| t as usize),
         split_depth: args.split_depth.map(|d| d as usize),
     };
+    if args.mpi {
+        #[cfg(feature = "mpi")]
+        return super::mpi_run::run(args, &options);
+        #[cfg(not(feature = "mpi"))]
+        return Err(Failure::usage(
+            "--mpi needs a build with the `mpi` feature: cargo build --release --features mpi",
+        ));
+    }
     if args.checkpoint.is_some() || args.shard.is_some() {
         return super::longrun::run(args, &options);
     }

@@ -9,6 +9,8 @@ mod find;
 mod longrun;
 mod machine;
 mod merge;
+#[cfg(feature = "mpi")]
+mod mpi_run;
 mod output;
 mod progress;
 mod range;
