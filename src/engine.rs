@@ -133,13 +133,7 @@ impl std::error::Error for Error {}
 
 /// Counts the solutions of the `n` x `n` board.
 pub fn count(n: usize, options: &Options, progress: &dyn Progress) -> Result<Count, Error> {
-    let split = prepare(n, options)?;
-    let results = run(&split, options, &Work::default(), progress)?;
-    let mut tallies = vec![None; split.subproblems.len()];
-    for (id, tally) in results {
-        tallies[id] = Some(tally);
-    }
-    finish(&split, options, &tallies)
+    Engine::new(options)?.count(n, progress)
 }
 
 /// Which sub-problems a run covers, and how it stops early.
@@ -153,111 +147,121 @@ pub struct Work<'a> {
     pub stop: Option<&'a AtomicBool>,
 }
 
-/// Checks the arguments and splits the count of the `n` x `n` board.
-pub fn prepare(n: usize, options: &Options) -> Result<Split, Error> {
-    if !(1..=MAX_N).contains(&n) {
-        return Err(Error::BoardSize(n));
-    }
-    let depth = options
-        .split_depth
-        .unwrap_or_else(|| default_split_depth(n));
-    if depth > MAX_SPLIT_DEPTH {
-        return Err(Error::SplitDepth(depth));
-    }
-    build_pool(options)?;
-    Ok(Split::new(n, depth))
+/// A thread pool and the options of a count: one pool serves every step of it.
+pub struct Engine {
+    pool: rayon::ThreadPool,
+    split_depth: Option<usize>,
 }
 
-fn build_pool(options: &Options) -> Result<rayon::ThreadPool, Error> {
-    let mut pool = rayon::ThreadPoolBuilder::new();
-    match options.threads {
-        Some(0) => return Err(Error::Threads),
-        Some(t) => pool = pool.num_threads(t),
-        None => {}
-    }
-    pool.build().map_err(|e| Error::Pool(e.to_string()))
-}
-
-/// Searches the sub-problems `work` selects, spread over the pool, and returns each
-/// finished one's tally (in no particular order). Stopped early, it returns those that
-/// finished; each is also reported to `progress` as it finishes.
-pub fn run(
-    split: &Split,
-    options: &Options,
-    work: &Work,
-    progress: &dyn Progress,
-) -> Result<Vec<(usize, Tally)>, Error> {
-    let pool = build_pool(options)?;
-    let all: Vec<usize>;
-    let ids = match work.only {
-        Some(ids) => ids,
-        None => {
-            all = (0..split.subproblems.len()).collect();
-            &all
+impl Engine {
+    /// Checks the options and starts the pool.
+    pub fn new(options: &Options) -> Result<Engine, Error> {
+        if let Some(depth) = options.split_depth.filter(|&d| d > MAX_SPLIT_DEPTH) {
+            return Err(Error::SplitDepth(depth));
         }
-    };
-    let todo: Vec<usize> = ids
-        .iter()
-        .copied()
+        let mut pool = rayon::ThreadPoolBuilder::new();
+        match options.threads {
+            Some(0) => return Err(Error::Threads),
+            Some(t) => pool = pool.num_threads(t),
+            None => {}
+        }
+        Ok(Engine {
+            pool: pool.build().map_err(|e| Error::Pool(e.to_string()))?,
+            split_depth: options.split_depth,
+        })
+    }
+
+    /// Worker threads in the pool.
+    pub fn threads(&self) -> usize {
+        self.pool.current_num_threads()
+    }
+
+    /// Counts the solutions of the `n` x `n` board.
+    pub fn count(&self, n: usize, progress: &dyn Progress) -> Result<Count, Error> {
+        let split = self.prepare(n)?;
+        let mut tallies = vec![None; split.subproblems.len()];
+        for (id, tally) in self.run(&split, &Work::default(), progress) {
+            tallies[id] = Some(tally);
+        }
+        self.finish(&split, &tallies)
+    }
+
+    /// Checks `n` and splits its count.
+    pub fn prepare(&self, n: usize) -> Result<Split, Error> {
+        if !(1..=MAX_N).contains(&n) {
+            return Err(Error::BoardSize(n));
+        }
+        let depth = self.split_depth.unwrap_or_else(|| default_split_depth(n));
+        Ok(Split::new(n, depth))
+    }
+
+    /// Searches the sub-problems `work` selects, spread over the pool, and returns each
+    /// finished one's tally (in no particular order). Stopped early, it returns those that
+    /// finished; each is also reported to `progress` as it finishes.
+    pub fn run(&self, split: &Split, work: &Work, progress: &dyn Progress) -> Vec<(usize, Tally)> {
+        let todo: Vec<usize> = match work.only {
+            Some(ids) => ids.to_vec(),
+            None => (0..split.subproblems.len()).collect(),
+        }
+        .into_iter()
         .filter(|&id| !work.skip.is_some_and(|skip| skip(id)))
         .collect();
-    progress.begin(todo.len() as u64);
-    let stopped = || work.stop.is_some_and(|s| s.load(Ordering::Relaxed));
-    Ok(pool.install(|| {
-        todo.par_iter()
-            .filter_map(|&id| {
-                if stopped() {
-                    return None;
-                }
-                let tally = split.solve(id);
-                progress.finished(id, tally);
-                progress.advance(1);
-                Some((id, tally))
-            })
-            .collect()
-    }))
-}
+        progress.begin(todo.len() as u64);
+        let stopped = || work.stop.is_some_and(|s| s.load(Ordering::Relaxed));
+        self.pool.install(|| {
+            todo.par_iter()
+                .filter_map(|&id| {
+                    if stopped() {
+                        return None;
+                    }
+                    let tally = split.solve(id);
+                    progress.finished(id, tally);
+                    progress.advance(1);
+                    Some((id, tally))
+                })
+                .collect()
+        })
+    }
 
-/// The count from every sub-problem's tally (indexed by id): the weighted total, and the
-/// unique count and orbit split from the rotation-fixed searches.
-pub fn finish(split: &Split, options: &Options, tallies: &[Option<Tally>]) -> Result<Count, Error> {
-    let missing = tallies.iter().filter(|t| t.is_none()).count();
-    if tallies.len() != split.subproblems.len() || missing > 0 {
-        return Err(Error::Incomplete(
-            missing.max(split.subproblems.len().abs_diff(tallies.len())),
-        ));
-    }
-    let (mut total, mut main_nodes) = (0u128, 0u128);
-    for (id, tally) in tallies.iter().enumerate() {
-        let tally = tally.expect("checked above");
-        total += u128::from(split.weight(id)) * u128::from(tally.solutions);
-        main_nodes += u128::from(tally.nodes);
-    }
-    let n = split.n;
-    let pool = build_pool(options)?;
-    let (fix90, fix180, fix_all) = pool.install(|| {
-        (
-            count_fixed(n, &[Symmetry::ROT90]),
-            count_fixed(n, &[Symmetry::ROT180]),
-            count_fixed(n, &[Symmetry::ROT90, Symmetry::TRANSPOSE]),
-        )
-    });
-    let orbits = orbit_split(total, fix180, fix90, fix_all);
-    let nodes = [fix90, fix180, fix_all]
-        .iter()
-        .fold(main_nodes + u128::from(split.prefix_nodes), |sum, t| {
-            sum + u128::from(t.nodes)
+    /// The count from every sub-problem's tally (indexed by id): the weighted total, and
+    /// the unique count and orbit split from the rotation-fixed searches.
+    pub fn finish(&self, split: &Split, tallies: &[Option<Tally>]) -> Result<Count, Error> {
+        let missing = tallies.iter().filter(|t| t.is_none()).count()
+            + split.subproblems.len().abs_diff(tallies.len());
+        if missing > 0 {
+            return Err(Error::Incomplete(missing));
+        }
+        let (mut total, mut main_nodes) = (0u128, 0u128);
+        for (id, tally) in tallies.iter().enumerate() {
+            let tally = tally.expect("checked above");
+            total += u128::from(split.weight(id)) * u128::from(tally.solutions);
+            main_nodes += u128::from(tally.nodes);
+        }
+        let n = split.n;
+        let (fix90, fix180, fix_all) = self.pool.install(|| {
+            (
+                count_fixed(n, &[Symmetry::ROT90]),
+                count_fixed(n, &[Symmetry::ROT180]),
+                count_fixed(n, &[Symmetry::ROT90, Symmetry::TRANSPOSE]),
+            )
         });
-    Ok(Count {
-        n,
-        total,
-        unique: orbits.c8 + orbits.c4 + orbits.c2 + orbits.c1,
-        orbits,
-        nodes,
-        subproblems: split.subproblems.len() as u64,
-        split_depth: split.depth,
-        threads: pool.current_num_threads(),
-    })
+        let orbits = orbit_split(total, fix180, fix90, fix_all);
+        let nodes = [fix90, fix180, fix_all]
+            .iter()
+            .fold(main_nodes + u128::from(split.prefix_nodes), |sum, t| {
+                sum + u128::from(t.nodes)
+            });
+        Ok(Count {
+            n,
+            total,
+            unique: orbits.c8 + orbits.c4 + orbits.c2 + orbits.c1,
+            orbits,
+            nodes,
+            subproblems: split.subproblems.len() as u64,
+            split_depth: split.depth,
+            threads: self.threads(),
+        })
+    }
 }
 
 /// The orbit split from the total and the fixed counts (Burnside, see the module docs).

@@ -28,5 +28,5 @@ pub mod stepper;
 pub mod symmetry;
 pub mod verify;
 
-pub use engine::{Count, Error, NoProgress, Options, Orbits, Progress, Work, count};
+pub use engine::{Count, Engine, Error, NoProgress, Options, Orbits, Progress, Work, count};
 pub use kernel::MAX_N;

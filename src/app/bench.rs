@@ -16,7 +16,8 @@ use std::io::Write;
 use std::time::Instant;
 
 const DEFAULT_N: usize = 16;
-const DEFAULT_LADDER_N: usize = 12;
+const DEFAULT_LADDER_FIRST: usize = 10;
+const DEFAULT_LADDER_LAST: usize = 14;
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct BenchReport {
@@ -335,8 +336,8 @@ fn print_comparison(
 /// `--ladder`: each rung at each N, skipped when its projected time passes the budget.
 fn ladder(args: &BenchArgs) -> Result<(), Failure> {
     let range = args.n.unwrap_or(BoardRange {
-        first: DEFAULT_LADDER_N,
-        last: DEFAULT_LADDER_N,
+        first: DEFAULT_LADDER_FIRST,
+        last: DEFAULT_LADDER_LAST,
     });
     let mut out = std::io::stdout().lock();
     print_line(
@@ -369,11 +370,13 @@ fn ladder(args: &BenchArgs) -> Result<(), Failure> {
                 if report {
                     let why = projected
                         .filter(|p| p.is_finite())
-                        .map_or("over budget".into(), |p| format!("projected {p:.0} s"));
+                        .map_or("over budget at a smaller N".into(), |p| {
+                            format!("projected {p:.0} s")
+                        });
                     print_line(
                         &mut out,
                         &format!(
-                            "{n:>3}  {:<18} skipped: {why} > budget {} s",
+                            "{n:>3}  {:<18} skipped: {why} (budget {} s)",
                             rung.name(),
                             args.budget
                         ),

@@ -5,11 +5,11 @@ use super::cli::CountArgs;
 use super::count::{print_count, print_header};
 use super::progress::Bar;
 use super::{Failure, print_line};
-use nqueens::engine::{self, Work};
 use nqueens::kernel::Tally;
 use nqueens::records::{
     CHECKPOINT_FORMAT, Checkpoint, Checksummed, Record, SHARD_FORMAT, ShardResult, parse, partition,
 };
+use nqueens::{Engine, Work};
 use nqueens::{Options, Progress};
 use std::collections::BTreeMap;
 use std::fs;
@@ -43,7 +43,10 @@ pub fn run(args: &CountArgs, options: &Options) -> Result<(), Failure> {
             out.display()
         )));
     }
-    let split = engine::prepare(n, options).map_err(|e| Failure::usage(e.to_string()))?;
+    let engine = Engine::new(options).map_err(|e| Failure::usage(e.to_string()))?;
+    let split = engine
+        .prepare(n)
+        .map_err(|e| Failure::usage(e.to_string()))?;
     let covered: Vec<usize> = match shard {
         Some((i, k)) => partition(&split, k).swap_remove(i - 1),
         None => (0..split.subproblems.len()).collect(),
@@ -113,11 +116,10 @@ pub fn run(args: &CountArgs, options: &Options) -> Result<(), Failure> {
             skip: Some(&skip),
             stop: Some(&stop),
         };
-        let results = engine::run(&split, options, &work, &collector);
+        let results = engine.run(&split, &work, &collector);
         finished_run.store(true, Ordering::Relaxed);
         results
-    })
-    .map_err(|e| Failure::usage(e.to_string()))?;
+    });
     collector.bar.finish();
     if let Some(e) = write_failed.into_inner().expect("no panics hold it") {
         return Err(e);
@@ -167,7 +169,8 @@ pub fn run(args: &CountArgs, options: &Options) -> Result<(), Failure> {
             let tallies: Vec<Option<Tally>> = (0..split.subproblems.len())
                 .map(|id| done.get(&id).copied())
                 .collect();
-            let count = engine::finish(&split, options, &tallies)
+            let count = engine
+                .finish(&split, &tallies)
                 .map_err(|e| Failure::usage(e.to_string()))?;
             if !args.json {
                 print_header(&mut out)?;

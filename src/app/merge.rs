@@ -3,11 +3,10 @@
 use super::cli::MergeArgs;
 use super::count::{print_count, print_header};
 use super::{Failure, print_line};
-use nqueens::Options;
-use nqueens::engine;
 use nqueens::kernel::Tally;
 use nqueens::records::{SHARD_FORMAT, ShardResult, parse, partition};
 use nqueens::verify::verdict;
+use nqueens::{Engine, Options};
 use std::collections::BTreeMap;
 
 pub fn run(args: &MergeArgs) -> Result<(), Failure> {
@@ -83,7 +82,10 @@ pub fn run(args: &MergeArgs) -> Result<(), Failure> {
         threads: args.threads.map(|t| t as usize),
         split_depth: Some(first.split_depth),
     };
-    let split = engine::prepare(first.n, &options).map_err(|e| Failure::usage(e.to_string()))?;
+    let engine = Engine::new(&options).map_err(|e| Failure::usage(e.to_string()))?;
+    let split = engine
+        .prepare(first.n)
+        .map_err(|e| Failure::usage(e.to_string()))?;
     if split.subproblems.len() != first.subproblems {
         return Err(bad(
             first_file,
@@ -107,8 +109,9 @@ pub fn run(args: &MergeArgs) -> Result<(), Failure> {
             tallies[id] = Some(Tally { solutions, nodes });
         }
     }
-    let count =
-        engine::finish(&split, &options, &tallies).map_err(|e| Failure::failed(e.to_string()))?;
+    let count = engine
+        .finish(&split, &tallies)
+        .map_err(|e| Failure::failed(e.to_string()))?;
     let seconds: f64 = shards.iter().map(|(_, s)| s.seconds).sum();
     let mut out = std::io::stdout().lock();
     if !args.json {

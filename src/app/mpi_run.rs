@@ -13,9 +13,8 @@ use super::Failure;
 use super::cli::CountArgs;
 use super::count::{print_count, print_header};
 use mpi::traits::*;
-use nqueens::engine::{self, Work};
 use nqueens::kernel::Tally;
-use nqueens::{NoProgress, Options};
+use nqueens::{Engine, NoProgress, Options, Work};
 use std::time::Instant;
 
 /// Sub-problems per batch: enough to keep a worker's cores busy between messages.
@@ -29,7 +28,10 @@ pub fn run(args: &CountArgs, options: &Options) -> Result<(), Failure> {
     let universe =
         mpi::initialize().ok_or_else(|| Failure::usage("MPI could not be initialised"))?;
     let world = universe.world();
-    let split = engine::prepare(n, options).map_err(|e| Failure::usage(e.to_string()))?;
+    let engine = Engine::new(options).map_err(|e| Failure::usage(e.to_string()))?;
+    let split = engine
+        .prepare(n)
+        .map_err(|e| Failure::usage(e.to_string()))?;
     if world.size() < 2 {
         return Err(Failure::usage(
             "--mpi needs at least 2 ranks (rank 0 hands out the work)",
@@ -50,8 +52,7 @@ pub fn run(args: &CountArgs, options: &Options) -> Result<(), Failure> {
                 only: Some(&ids),
                 ..Work::default()
             };
-            let results = engine::run(&split, options, &work, &NoProgress)
-                .map_err(|e| Failure::usage(e.to_string()))?;
+            let results = engine.run(&split, &work, &NoProgress);
             report = results
                 .iter()
                 .flat_map(|(id, t)| [*id as u64, t.solutions, t.nodes])
@@ -83,8 +84,9 @@ pub fn run(args: &CountArgs, options: &Options) -> Result<(), Failure> {
         }
         world.process_at_rank(status.source_rank()).send(&batch[..]);
     }
-    let count =
-        engine::finish(&split, options, &tallies).map_err(|e| Failure::failed(e.to_string()))?;
+    let count = engine
+        .finish(&split, &tallies)
+        .map_err(|e| Failure::failed(e.to_string()))?;
     let seconds = started.elapsed().as_secs_f64();
     let mut out = std::io::stdout().lock();
     if !args.json {
