@@ -26,14 +26,34 @@ fn total_of(json_line: &[u8]) -> u64 {
     v["total"].as_u64().unwrap()
 }
 
-const SLOW: [&str; 6] = ["count", "16", "--threads", "1", "--json", "--quiet"];
+const SLOW: [&str; 8] = [
+    "count",
+    "16",
+    "--threads",
+    "1",
+    "--json",
+    "--quiet",
+    "--checkpoint-every",
+    "100ms",
+];
+
+/// Waits until the run has written its first checkpoint (so its signal handlers are in
+/// place), or gives up after a while.
+fn wait_for(file: &Path) {
+    for _ in 0..200 {
+        if file.exists() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(25));
+    }
+}
 
 #[test]
 fn sigint_saves_and_the_same_command_resumes_to_the_exact_total() {
     let dir = tempfile::tempdir().unwrap();
     let cp = dir.path().join("run.json");
     let child = spawn(&SLOW, &cp);
-    std::thread::sleep(Duration::from_millis(600));
+    wait_for(&cp);
     std::process::Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
@@ -65,15 +85,14 @@ fn sigint_saves_and_the_same_command_resumes_to_the_exact_total() {
 fn sigkill_loses_only_the_work_since_the_last_write() {
     let dir = tempfile::tempdir().unwrap();
     let cp = dir.path().join("run.json");
-    let mut args = SLOW.to_vec();
-    args.extend(["--checkpoint-every", "100ms"]);
-    let mut child = spawn(&args, &cp);
-    std::thread::sleep(Duration::from_millis(700));
+    let mut child = spawn(&SLOW, &cp);
+    wait_for(&cp);
+    std::thread::sleep(Duration::from_millis(300));
     child.kill().unwrap();
     child.wait().unwrap();
     assert!(cp.exists(), "a periodic write happened before the kill");
     let resumed = nqueens()
-        .args(&args)
+        .args(SLOW)
         .arg("--checkpoint")
         .arg(&cp)
         .assert()
