@@ -3,9 +3,9 @@
 //! Bit layout, used everywhere in the engine: bit `c` of a row mask is column `c` of that
 //! row (bit 0 is column 0). The search fills the *free rows* of a [`RowPlan`] from top to
 //! bottom, one queen per row. Three masks carry the attacks of the queens placed so far
-//! onto the current row: `cols` (columns taken), `ld` (diagonals running down and to the
-//! left... stored so that they move one column up per row, i.e. shift left) and `rd` (the
-//! other diagonals, shift right). Queens fixed before the search starts (the border keys)
+//! onto the current row: `cols` (columns taken), `ld` (attacks along one diagonal: they move
+//! one column up per row down, so the mask shifts left) and `rd` (the other diagonal: the
+//! mask shifts right). Queens fixed before the search starts (the border keys)
 //! are folded into a per-row `blocked` mask instead, so they cost nothing per node.
 //!
 //! Free rows need not be consecutive: rows taken by pre-placed queens are skipped by
