@@ -48,6 +48,17 @@ fn wait_for(file: &Path) {
     }
 }
 
+/// Runs the slow count again from `checkpoint` and checks it ends at A000170(16).
+fn resumes_to_the_known_total(checkpoint: &Path) {
+    let resumed = nqueens()
+        .args(SLOW)
+        .arg("--checkpoint")
+        .arg(checkpoint)
+        .assert()
+        .success();
+    assert_eq!(total_of(&resumed.get_output().stdout), 14_772_512);
+}
+
 #[test]
 fn sigint_saves_and_the_same_command_resumes_to_the_exact_total() {
     let dir = tempfile::tempdir().unwrap();
@@ -72,13 +83,7 @@ fn sigint_saves_and_the_same_command_resumes_to_the_exact_total() {
         );
     }
     assert!(cp.exists(), "the checkpoint was written");
-    let resumed = nqueens()
-        .args(SLOW)
-        .arg("--checkpoint")
-        .arg(&cp)
-        .assert()
-        .success();
-    assert_eq!(total_of(&resumed.get_output().stdout), 14_772_512);
+    resumes_to_the_known_total(&cp);
 }
 
 #[test]
@@ -91,13 +96,7 @@ fn sigkill_loses_only_the_work_since_the_last_write() {
     child.kill().unwrap();
     child.wait().unwrap();
     assert!(cp.exists(), "a periodic write happened before the kill");
-    let resumed = nqueens()
-        .args(SLOW)
-        .arg("--checkpoint")
-        .arg(&cp)
-        .assert()
-        .success();
-    assert_eq!(total_of(&resumed.get_output().stdout), 14_772_512);
+    resumes_to_the_known_total(&cp);
 }
 
 #[test]
