@@ -13,12 +13,11 @@
 //! as `c1` (computed, like the rest, by searching for it).
 
 use crate::fixed::count_fixed;
-use crate::kernel::{MAX_N, Tally};
+use crate::kernel::{MAX_N, Tally, count_stream};
 use crate::split::Split;
 use crate::symmetry::Symmetry;
-use rayon::prelude::*;
 use std::fmt;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// Receives progress from a running count: a no-op unless a caller wants to show it.
 ///
@@ -208,19 +207,31 @@ impl Engine {
         .collect();
         progress.begin(todo.len() as u64);
         let stopped = || work.stop.is_some_and(|s| s.load(Ordering::Relaxed));
-        self.pool.install(|| {
-            todo.par_iter()
-                .filter_map(|&id| {
+        // Every pool thread runs one stream of searches and takes the next id from a shared
+        // cursor whenever one of its searches ends: the balance of work stealing, one
+        // sub-problem at a time, so that each thread keeps several searches interleaved
+        // (see `kernel::count_stream`). Ids are handed out in increasing order.
+        let cursor = AtomicUsize::new(0);
+        let finished = self.pool.broadcast(|_| {
+            let mut finished = Vec::new();
+            count_stream(
+                || {
                     if stopped() {
                         return None;
                     }
-                    let tally = split.solve(id);
+                    let &id = todo.get(cursor.fetch_add(1, Ordering::Relaxed))?;
+                    let (plan, start) = split.search(id);
+                    Some((id, plan, start))
+                },
+                |id, tally| {
                     progress.finished(id, tally);
                     progress.advance(1);
-                    Some((id, tally))
-                })
-                .collect()
-        })
+                    finished.push((id, tally));
+                },
+            );
+            finished
+        });
+        finished.into_iter().flatten().collect()
     }
 
     /// The count from every sub-problem's tally (indexed by id): the weighted total, and

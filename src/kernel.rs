@@ -23,6 +23,14 @@
 /// Largest board side the engine supports: masks are `u32`.
 pub const MAX_N: usize = 32;
 
+#[cfg(all(
+    target_arch = "x86_64",
+    target_feature = "avx512f",
+    target_feature = "avx512bw"
+))]
+/// tmp
+pub mod avx512;
+
 /// Solutions and search nodes found by one search.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
@@ -83,8 +91,13 @@ impl RowPlan {
     /// A plan for board side `n` whose free rows are `rows` (strictly increasing) with the
     /// given blocked squares per free row (bits `>= n` are added here).
     ///
+    /// As on any board with some queens placed, the columns open in some free row must be
+    /// no more than the free rows: the search then leaves at most two columns for the last
+    /// two rows, which is what lets it count them without entering them.
+    ///
     /// # Panics
-    /// If `n > MAX_N`, the rows are not increasing, or the slices differ in length.
+    /// If `n > MAX_N`, the rows are not increasing, the slices differ in length, or more
+    /// columns are open than rows are free.
     pub fn new(n: usize, rows: &[usize], blocked: &[u32]) -> RowPlan {
         assert!(n <= MAX_N && rows.len() <= n && rows.len() == blocked.len());
         assert!(
@@ -92,6 +105,13 @@ impl RowPlan {
             "free rows must increase"
         );
         let off_board = if n == MAX_N { 0 } else { u32::MAX << n };
+        let open = blocked.iter().fold(0, |open, &b| open | !(b | off_board));
+        assert!(
+            open.count_ones() as usize <= rows.len(),
+            "{} columns are open for {} free rows",
+            open.count_ones(),
+            rows.len()
+        );
         let len = rows.len();
         let row_blocked = |d: usize| blocked.get(d).map_or(u32::MAX, |&m| m | off_board);
         let gap = |from: usize, to: usize| match (rows.get(from), rows.get(to)) {
@@ -244,34 +264,93 @@ impl Level {
     }
 }
 
-/// Counts every completion of `start` on `plan`, iteratively with an explicit stack.
+/// Counts every completion of `start` on `plan`: the same tally as [`count_scalar`], by
+/// the fastest kernel this build has.
+pub fn count_completions(plan: &RowPlan, start: &Frame) -> Tally {
+    let mut job = Some((0, plan, *start));
+    let mut tally = Tally::default();
+    count_stream(|| job.take(), |_, found| tally = found);
+    tally
+}
+
+/// Counts the completions of every job `next_job` hands out (an id, a plan and a start on
+/// it), calling `done` with each job's id and tally as it finishes, until `next_job`
+/// returns `None`. Jobs may finish out of order.
+///
+/// With the AVX-512 kernel several searches share the thread and hide each other's
+/// latency, so one call should be given many jobs; otherwise this is [`count_scalar`] job
+/// by job.
+pub fn count_stream<'a>(
+    mut next_job: impl FnMut() -> Option<(usize, &'a RowPlan, Frame)>,
+    mut done: impl FnMut(usize, Tally),
+) {
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "avx512f",
+        target_feature = "avx512bw"
+    ))]
+    {
+        // SAFETY: this build targets AVX-512 F and BW (the `cfg` above), so the machine
+        // running it has them.
+        unsafe { avx512::count_stream(&mut next_job, &mut done) }
+    }
+    #[cfg(not(all(
+        target_arch = "x86_64",
+        target_feature = "avx512f",
+        target_feature = "avx512bw"
+    )))]
+    while let Some((id, plan, start)) = next_job() {
+        done(id, count_scalar(plan, &start));
+    }
+}
+
+/// The accepted squares of the start row, or `None` when fewer than three free rows are
+/// left (see [`small_count`]).
+fn first_row(plan: &RowPlan, start: &Frame) -> Option<u32> {
+    (start.depth + 3 <= plan.len)
+        .then(|| plan.accepted(start.depth, start.cols, start.ld, start.rd))
+}
+
+/// The tally of a start with at most two free rows left, where no search is needed: the
+/// acceptance rule is exact there, so each accepted queen completes one solution (one node
+/// per row left).
+fn small_count(plan: &RowPlan, start: &Frame) -> Tally {
+    let Some(rows_left) = plan.len.checked_sub(start.depth).filter(|&left| left > 0) else {
+        return Tally {
+            solutions: 1,
+            nodes: 0,
+        };
+    };
+    let found = u64::from(
+        plan.accepted(start.depth, start.cols, start.ld, start.rd)
+            .count_ones(),
+    );
+    Tally {
+        solutions: found,
+        nodes: found * rows_left as u64,
+    }
+}
+
+/// Counts every completion of `start` on `plan` with the portable kernel alone.
+pub fn count_scalar(plan: &RowPlan, start: &Frame) -> Tally {
+    match first_row(plan, start) {
+        Some(first) => search_scalar(plan, start, first),
+        None => small_count(plan, start),
+    }
+}
+
+/// The portable search, iterative with an explicit stack, from a start with at least three
+/// free rows left whose accepted squares are `first`.
 ///
 /// Each row's accepted squares are found at once (see `dead_squares`), so every square the
 /// loop tries is a node. The last two rows are not entered: once one free row is left,
 /// exactly one column is free, so each accepted queen on the second-to-last row completes
 /// exactly one solution, and they are counted with a popcount.
 #[inline(never)]
-pub fn count_completions(plan: &RowPlan, start: &Frame) -> Tally {
+fn search_scalar(plan: &RowPlan, start: &Frame, first: u32) -> Tally {
     const M: usize = MAX_N - 1;
-    let len = plan.len;
-    if start.depth >= len {
-        return Tally {
-            solutions: 1,
-            nodes: 0,
-        };
-    }
-    let last = len - 1;
+    let last = plan.len - 1;
     let base = start.depth;
-    let first = plan.accepted(base, start.cols, start.ld, start.rd);
-    if base + 1 >= last {
-        // Each accepted queen here completes a solution: on the last row one node, on
-        // the row before it two.
-        let found = u64::from(first.count_ones());
-        return Tally {
-            solutions: found,
-            nodes: found * (len - base) as u64,
-        };
-    }
 
     // The current row's state lives in locals; the stack holds the rows above it. The
     // `& M` keeps indices provably in range, so no bounds checks are emitted.
@@ -385,6 +464,104 @@ mod tests {
         let by_kernel = plan.count_from(&Frame::default()).solutions;
         let all = brute_force(n).filter(|cols| cols[2] == 0).count() as u64;
         assert_eq!(by_kernel, all);
+    }
+
+    /// A random plan: random free rows (with gaps), random blocked squares, and starts
+    /// at random depths, from a small xorshift generator so failures replay.
+    fn random_jobs(seed: u64, count: usize) -> Vec<(RowPlan, Frame)> {
+        let mut state = seed | 1;
+        let mut next = move |below: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % below
+        };
+        (0..count)
+            .map(|_| {
+                // Up to 32 columns but at most 10 free rows, each with an open column
+                // (as if the other columns held pre-placed queens), so every search stays
+                // small; the open columns lie anywhere on the board, so some plans fit the
+                // vector lanes and some do not.
+                let n = 4 + next(29) as usize;
+                let mut rows: Vec<usize> = (0..n).collect();
+                while rows.len() > 10 || next(4) == 0 && rows.len() > 3 {
+                    rows.remove(next(rows.len() as u64) as usize);
+                }
+                let mut open = 0u32;
+                while (open.count_ones() as usize) < rows.len() {
+                    open |= 1 << next(n as u64);
+                }
+                let blocked: Vec<u32> = rows
+                    .iter()
+                    .map(|_| !open | (0..2).fold(0, |m, _| m | 1 << next(n as u64)))
+                    .collect();
+                let plan = RowPlan::new(n, &rows, &blocked);
+                // Walk a few accepted queens down to get a start inside the tree.
+                let mut frame = Frame::default();
+                for _ in 0..next(4) {
+                    if frame.depth == plan.len() {
+                        break;
+                    }
+                    let free = plan.free_squares(&frame);
+                    if free == 0 {
+                        break;
+                    }
+                    let pick = free.count_ones() as u64;
+                    let mut rest = free;
+                    for _ in 0..next(pick) {
+                        rest &= rest - 1;
+                    }
+                    match plan.step(&frame, rest & rest.wrapping_neg()) {
+                        Some(deeper) => frame = deeper,
+                        None => break,
+                    }
+                }
+                (plan, frame)
+            })
+            .collect()
+    }
+
+    /// Runs `jobs` through one stream and returns the tallies by id, checking each id
+    /// comes back exactly once.
+    fn streamed(jobs: &[(RowPlan, Frame)]) -> Vec<Tally> {
+        let mut out = vec![None; jobs.len()];
+        let mut ids = 0..jobs.len();
+        count_stream(
+            || ids.next().map(|id| (id, &jobs[id].0, jobs[id].1)),
+            |id, tally| {
+                assert!(out[id].replace(tally).is_none(), "job {id} finished twice");
+            },
+        );
+        out.into_iter()
+            .enumerate()
+            .map(|(id, t)| t.unwrap_or_else(|| panic!("job {id} never finished")))
+            .collect()
+    }
+
+    #[test]
+    fn streams_agree_with_the_portable_kernel_on_random_plans() {
+        for seed in 1..=12 {
+            let jobs = random_jobs(seed * 7919, 50);
+            let want: Vec<Tally> = jobs.iter().map(|(p, f)| count_scalar(p, f)).collect();
+            assert_eq!(streamed(&jobs), want, "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn streams_agree_on_every_open_board_and_one_at_a_time() {
+        let jobs: Vec<(RowPlan, Frame)> = (1..=13)
+            .map(|n| (open_board(n), Frame::default()))
+            .collect();
+        let want: Vec<Tally> = jobs.iter().map(|(p, f)| count_scalar(p, f)).collect();
+        assert_eq!(streamed(&jobs), want);
+        for (job, want) in jobs.iter().zip(&want) {
+            assert_eq!(count_completions(&job.0, &job.1), *want);
+        }
+    }
+
+    #[test]
+    fn an_empty_stream_finishes_nothing() {
+        count_stream(|| None, |id, _| panic!("job {id} finished"));
     }
 
     /// Every solution of n-queens as `cols[row]`, by filtering all n^n boards.

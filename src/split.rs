@@ -81,10 +81,14 @@ impl Split {
 
     /// Searches sub-problem `id`: its completions (not yet weighted) and nodes.
     pub fn solve(&self, id: usize) -> Tally {
+        let (plan, start) = self.search(id);
+        plan.count_from(&start)
+    }
+
+    /// What sub-problem `id` searches: its key's plan and the frame after its prefix.
+    pub fn search(&self, id: usize) -> (&RowPlan, Frame) {
         let sub = &self.subproblems[id];
-        self.keys[sub.key_index as usize]
-            .plan
-            .count_from(&sub.frame)
+        (&self.keys[sub.key_index as usize].plan, sub.frame)
     }
 
     /// The weight of sub-problem `id`: the orbit size of its key.
