@@ -38,13 +38,15 @@ pub(super) fn lane_offset(plan: &RowPlan) -> Option<u32> {
     (possible >> offset < 1 << LANES).then_some(offset)
 }
 
-/// One expanded row on a search stack: the attacks entering it, and for each candidate
-/// queen (lane) the accepted squares of the row below.
+/// One expanded row on a search stack: for each candidate queen (lane), the attacks
+/// entering the row below and that row's accepted squares. Keeping the attacks per lane
+/// lets a visit load its child's attacks as broadcasts instead of computing them.
 #[derive(Clone, Copy)]
 #[repr(C, align(64))]
 struct Entry {
     next: [u32; LANES as usize],
-    attacks: [u32; 3],
+    /// Columns, left and right diagonal attacks entering the row below, per lane.
+    below: [[u32; LANES as usize]; 3],
     /// Lanes still to visit: candidates whose row below is not empty. Never zero on the
     /// stack: an entry whose last lane is taken is replaced by that lane's child.
     pending: u32,
@@ -53,7 +55,7 @@ struct Entry {
 
 const EMPTY: Entry = Entry {
     next: [0; LANES as usize],
-    attacks: [0; 3],
+    below: [[0; LANES as usize]; 3],
     pending: 0,
     depth: 0,
 };
@@ -104,15 +106,15 @@ fn dead_squares_upto_two(x: __m512i, shift: __m512i) -> __m512i {
 }
 
 /// The attacks entering the row of `level` for a queen in each lane's column of the row
-/// above, whose attacks were `cols`, `ld` and `rd`.
+/// above, whose attacks were `[cols, ld, rd]` (the same in every lane).
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw")]
-fn place(level: &Level, lane_bits: __m512i, cols: u32, ld: u32, rd: u32) -> [__m512i; 3] {
+fn place(level: &Level, lane_bits: __m512i, [cols, ld, rd]: [__m512i; 3]) -> [__m512i; 3] {
     let shift = splat(level.shift);
     [
-        _mm512_or_si512(splat(cols), lane_bits),
-        _mm512_sllv_epi32(_mm512_or_si512(splat(ld), lane_bits), shift),
-        _mm512_srlv_epi32(_mm512_or_si512(splat(rd), lane_bits), shift),
+        _mm512_or_si512(cols, lane_bits),
+        _mm512_sllv_epi32(_mm512_or_si512(ld, lane_bits), shift),
+        _mm512_srlv_epi32(_mm512_or_si512(rd, lane_bits), shift),
     ]
 }
 
@@ -206,21 +208,22 @@ impl<'a> Walk<'a> {
         self.last = job.plan.len - 1;
         self.tally = Tally::default();
         let start = &job.start;
-        let grew = self.expand(0, start.depth, [start.cols, start.ld, start.rd], job.first);
+        let attacks = [splat(start.cols), splat(start.ld), splat(start.rd)];
+        let grew = self.expand(0, start.depth, attacks, job.first);
         self.live = usize::from(grew);
     }
 
-    /// Expands the row entering `depth`, with attacks `[cols, ld, rd]` and accepted squares
-    /// `todo`, into stack slot `slot`, and returns whether any candidate is worth visiting.
-    /// Above the second-to-last row it counts the completions instead (and returns false).
+    /// Expands the row entering `depth`, with attacks `[cols, ld, rd]` (broadcast to every
+    /// lane) and accepted squares `todo`, into stack slot `slot`, and returns whether any
+    /// candidate is worth visiting. Above the second-to-last row it counts the completions
+    /// instead (and returns false).
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw")]
-    fn expand(&mut self, slot: usize, depth: usize, attacks: [u32; 3], todo: u32) -> bool {
+    fn expand(&mut self, slot: usize, depth: usize, attacks: [__m512i; 3], todo: u32) -> bool {
         let lanes = (todo >> self.offset) as __mmask16;
         self.tally.nodes += u64::from(todo.count_ones());
         let level = &self.plan.levels[(depth + 1) & (MAX_N - 1)];
-        let [cols, ld, rd] = attacks;
-        let placed = place(level, self.lane_bits, cols, ld, rd);
+        let placed = place(level, self.lane_bits, attacks);
         if depth + 2 == self.last {
             let found = completions(lanes, accepted_second_to_last(level, placed));
             self.tally.solutions += found;
@@ -229,10 +232,15 @@ impl<'a> Walk<'a> {
         }
         let next = accepted_early(level, placed);
         let entry = &mut self.stack[slot & (MAX_N - 1)];
-        // SAFETY: `Entry` is 64-byte aligned and starts with the 64 bytes of `next`.
-        unsafe { _mm512_store_si512(entry.next.as_mut_ptr().cast(), next) };
+        // SAFETY: `Entry` is 64-byte aligned and its arrays of 16 lanes are 64 bytes each.
+        unsafe {
+            _mm512_store_si512(entry.next.as_mut_ptr().cast(), next);
+            for (below, placed) in entry.below.iter_mut().zip(placed) {
+                _mm512_store_si512(below.as_mut_ptr().cast(), placed);
+            }
+        }
         let pending = u32::from(_mm512_mask_test_epi32_mask(lanes, next, next));
-        (entry.attacks, entry.pending, entry.depth) = (attacks, pending, depth);
+        (entry.pending, entry.depth) = (pending, depth);
         pending != 0
     }
 
@@ -247,11 +255,9 @@ impl<'a> Walk<'a> {
         let rest = pending & pending.wrapping_sub(1);
         top.pending = rest;
         let depth = top.depth;
-        let bit = 1u32 << ((lane + self.offset) & 31);
-        let shift = self.plan.levels[(depth + 1) & (MAX_N - 1)].shift;
-        let [cols, ld, rd] = top.attacks;
-        let attacks = [cols | bit, (ld | bit) << shift, (rd | bit) >> shift];
-        let todo = top.next[lane as usize & (LANES as usize - 1)];
+        let lane = lane as usize & (LANES as usize - 1);
+        let attacks = top.below.map(|row| splat(row[lane]));
+        let todo = top.next[lane];
         // The child goes above the top, or in its place once the top has no lanes left.
         let slot = self.live - usize::from(rest == 0);
         let grew = self.expand(slot, depth + 1, attacks, todo);
