@@ -53,7 +53,7 @@ pub const MAX_SPLIT_DEPTH: usize = 4;
 
 /// The split depth used when none is given: a function of `n` alone, so sub-problem ids
 /// do not depend on the machine. One row beyond the border keys gives roughly ten times
-/// as many pieces as keys, plenty for work stealing while costing a few MB at most.
+/// as many pieces as keys, plenty for dynamic balance while costing a few MB at most.
 pub fn default_split_depth(n: usize) -> usize {
     if n < 10 { 0 } else { 1 }
 }

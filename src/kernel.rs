@@ -11,7 +11,13 @@
 //! Free rows need not be consecutive: rows taken by pre-placed queens are skipped by
 //! shifting the diagonal masks by the distance between consecutive free rows.
 //!
-//! The kernel is a pure function of its inputs: no allocation, no atomics, no I/O.
+//! Two kernels implement the same rule and give the same tallies, node counts included:
+//! the portable one here ([`count_scalar`]) visits one queen at a time, and where the build
+//! targets AVX-512 the `avx512` one expands all candidate columns of a row at once and
+//! interleaves several searches per thread ([`count_stream`]). Every entry point picks the
+//! fastest available; the tests hold the two to each other.
+//!
+//! The kernels are pure functions of their inputs: no allocation, no atomics, no I/O.
 //!
 //! Counting rule (also used by [`RowPlan::step`], so splitting never changes the node
 //! count): a queen on a free square of row `d` is *accepted* unless, on its own, it takes
