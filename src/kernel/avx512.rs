@@ -17,7 +17,7 @@ use std::arch::x86_64::{
     __m512i, __mmask16, _mm512_add_epi32, _mm512_and_si512, _mm512_andnot_si512,
     _mm512_mask_mov_epi32, _mm512_mask_test_epi32_mask, _mm512_maskz_mov_epi32, _mm512_or_si512,
     _mm512_set1_epi32, _mm512_setr_epi32, _mm512_sllv_epi32, _mm512_srlv_epi32, _mm512_store_si512,
-    _mm512_ternarylogic_epi32, _mm512_testn_epi32_mask,
+    _mm512_ternarylogic_epi32, _mm512_test_epi32_mask, _mm512_testn_epi32_mask,
 };
 
 use super::{Frame, Level, MAX_N, RowPlan, Tally};
@@ -100,8 +100,8 @@ fn dead_squares_upto_two(x: __m512i, shift: __m512i) -> __m512i {
     let two = _mm512_ternarylogic_epi32::<0xE8>(x, up, down);
     let minus_one = splat(u32::MAX);
     let rest = _mm512_and_si512(x, _mm512_add_epi32(x, minus_one));
-    let exactly_two = _mm512_mask_test_epi32_mask(!_mm512_testn_epi32_mask(rest, rest), rest, rest)
-        & { _mm512_testn_epi32_mask(rest, _mm512_add_epi32(rest, minus_one)) };
+    let exactly_two = _mm512_test_epi32_mask(rest, rest)
+        & _mm512_testn_epi32_mask(rest, _mm512_add_epi32(rest, minus_one));
     _mm512_mask_mov_epi32(dead_squares(x, shift), exactly_two, two)
 }
 
@@ -315,7 +315,7 @@ pub(super) fn count_stream<'a>(
     let Some((id, job)) = next_search(&mut done) else {
         return;
     };
-    let mut walks = [const { None }; WALKS].map(|_: Option<()>| Walk::idle(job.plan));
+    let mut walks: [Walk; WALKS] = std::array::from_fn(|_| Walk::idle(job.plan));
     let mut ids = [None; WALKS];
     walks[0].start(&job);
     ids[0] = Some(id);
