@@ -34,8 +34,7 @@ pub const MAX_N: usize = 32;
     target_feature = "avx512f",
     target_feature = "avx512bw"
 ))]
-/// tmp
-pub mod avx512;
+mod avx512;
 
 /// Solutions and search nodes found by one search.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
