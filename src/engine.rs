@@ -13,7 +13,9 @@
 //! as `c1` (computed, like the rest, by searching for it).
 
 use crate::fixed::count_fixed;
+use crate::halves::{self, pairs::Kernel};
 use crate::kernel::{MAX_N, Tally, count_stream};
+use crate::method::{Method, MethodChoice, Plan, auto_method};
 use crate::split::Split;
 use crate::symmetry::Symmetry;
 use std::fmt;
@@ -46,6 +48,8 @@ pub struct Options {
     /// Free rows filled in per border key before the sub-problems start; `None` picks
     /// [`default_split_depth`].
     pub split_depth: Option<usize>,
+    /// The counting method.
+    pub method: MethodChoice,
 }
 
 /// Largest split depth accepted: deeper prefixes only multiply the bookkeeping.
@@ -90,6 +94,8 @@ pub struct Count {
     pub split_depth: usize,
     /// Worker threads the count ran on.
     pub threads: usize,
+    /// The method that counted the total.
+    pub method: Method,
 }
 
 /// Why a count could not run.
@@ -105,6 +111,15 @@ pub enum Error {
     Pool(String),
     /// Results are missing for this many sub-problems.
     Incomplete(usize),
+    /// The half-board join's tables for board `n` need more memory than is available.
+    Memory {
+        /// Board side.
+        n: usize,
+        /// Bytes needed (a lower bound for the largest boards).
+        needed: u64,
+        /// Bytes available.
+        available: u64,
+    },
 }
 
 impl fmt::Display for Error {
@@ -124,11 +139,43 @@ impl fmt::Display for Error {
             Error::Incomplete(missing) => {
                 write!(f, "the results of {missing} sub-problems are missing")
             }
+            Error::Memory {
+                n,
+                needed,
+                available,
+            } => write!(
+                f,
+                "counting N = {n} by halves needs {} of memory for its quadrant table, but \
+                 {} is available; use --method backtrack",
+                human_bytes(*needed),
+                human_bytes(*available)
+            ),
         }
     }
 }
 
 impl std::error::Error for Error {}
+
+/// Bytes in MB or GB, for messages.
+fn human_bytes(bytes: u64) -> String {
+    if bytes >= 10_000_000_000 {
+        format!("{:.0} GB", bytes as f64 / 1e9)
+    } else {
+        format!("{:.0} MB", (bytes as f64 / 1e6).ceil())
+    }
+}
+
+/// Memory the system can give this process now (Linux `MemAvailable`); unknown elsewhere.
+pub fn available_memory() -> u64 {
+    std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|info| {
+            let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+            let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+            Some(kib * 1024)
+        })
+        .unwrap_or(u64::MAX)
+}
 
 /// Counts the solutions of the `n` x `n` board.
 pub fn count(n: usize, options: &Options, progress: &dyn Progress) -> Result<Count, Error> {
@@ -150,6 +197,7 @@ pub struct Work<'a> {
 pub struct Engine {
     pool: rayon::ThreadPool,
     split_depth: Option<usize>,
+    method: MethodChoice,
 }
 
 impl Engine {
@@ -167,6 +215,7 @@ impl Engine {
         Ok(Engine {
             pool: pool.build().map_err(|e| Error::Pool(e.to_string()))?,
             split_depth: options.split_depth,
+            method: options.method,
         })
     }
 
@@ -177,41 +226,97 @@ impl Engine {
 
     /// Counts the solutions of the `n` x `n` board.
     pub fn count(&self, n: usize, progress: &dyn Progress) -> Result<Count, Error> {
-        let split = self.prepare(n)?;
-        let mut tallies = vec![None; split.subproblems.len()];
-        for (id, tally) in self.run(&split, &Work::default(), progress) {
+        let plan = self.prepare(n)?;
+        let mut tallies = vec![None; plan.len()];
+        for (id, tally) in self.run(&plan, &Work::default(), progress) {
             tallies[id] = Some(tally);
         }
-        self.finish(&split, &tallies)
+        self.finish(&plan, &tallies)
     }
 
-    /// Checks `n` and splits its count.
-    pub fn prepare(&self, n: usize) -> Result<Split, Error> {
+    /// The method a count of `n` would use: the choice, with `auto` resolved and boards
+    /// the join does not take sent to backtracking.
+    pub fn method_for(&self, n: usize) -> Method {
+        let method = match self.method {
+            MethodChoice::Auto => auto_method(n),
+            MethodChoice::Only(method) => method,
+        };
+        match method {
+            Method::Halves if n < halves::MIN_N => Method::Backtrack,
+            Method::Halves
+                if self.method == MethodChoice::Auto
+                    && halves::Plan::table_bytes(n) > available_memory() =>
+            {
+                Method::Backtrack
+            }
+            other => other,
+        }
+    }
+
+    /// Checks `n` and splits its count by the chosen method.
+    pub fn prepare(&self, n: usize) -> Result<Plan, Error> {
         if !(1..=MAX_N).contains(&n) {
             return Err(Error::BoardSize(n));
         }
-        let depth = self.split_depth.unwrap_or_else(|| default_split_depth(n));
-        Ok(Split::new(n, depth))
+        match self.method_for(n) {
+            Method::Backtrack => {
+                let depth = self.split_depth.unwrap_or_else(|| default_split_depth(n));
+                Ok(Plan::Backtrack(Split::new(n, depth)))
+            }
+            Method::Halves => halves::Plan::new(n, available_memory())
+                .map(Plan::Halves)
+                .map_err(|refusal| match refusal {
+                    halves::Refusal::BoardSize => Error::BoardSize(n),
+                    halves::Refusal::Memory { needed, available } => Error::Memory {
+                        n,
+                        needed,
+                        available,
+                    },
+                }),
+        }
     }
 
     /// Searches the sub-problems `work` selects, spread over the pool, and returns each
     /// finished one's tally (in no particular order). Stopped early, it returns those that
     /// finished; each is also reported to `progress` as it finishes.
-    pub fn run(&self, split: &Split, work: &Work, progress: &dyn Progress) -> Vec<(usize, Tally)> {
+    pub fn run(&self, plan: &Plan, work: &Work, progress: &dyn Progress) -> Vec<(usize, Tally)> {
         let todo: Vec<usize> = match work.only {
             Some(ids) => ids.to_vec(),
-            None => (0..split.subproblems.len()).collect(),
+            None => (0..plan.len()).collect(),
         }
         .into_iter()
         .filter(|&id| !work.skip.is_some_and(|skip| skip(id)))
         .collect();
         progress.begin(todo.len() as u64);
         let stopped = || work.stop.is_some_and(|s| s.load(Ordering::Relaxed));
+        let cursor = AtomicUsize::new(0);
+        let split = match plan {
+            Plan::Backtrack(split) => split,
+            Plan::Halves(plan) => {
+                // One row set at a time from a shared cursor, each thread with its own
+                // buffers.
+                let kernel = Kernel::detect();
+                let finished = self.pool.broadcast(|_| {
+                    let mut scratch = plan.scratch(kernel);
+                    let mut finished = Vec::new();
+                    while !stopped() {
+                        let Some(&id) = todo.get(cursor.fetch_add(1, Ordering::Relaxed)) else {
+                            break;
+                        };
+                        let tally = plan.solve(id, &mut scratch);
+                        progress.finished(id, tally);
+                        progress.advance(1);
+                        finished.push((id, tally));
+                    }
+                    finished
+                });
+                return finished.into_iter().flatten().collect();
+            }
+        };
         // Every pool thread runs one stream of searches and takes the next id from a shared
         // cursor whenever one of its searches ends: the balance of work stealing, one
         // sub-problem at a time, so that each thread keeps several searches interleaved
         // (see `kernel::count_stream`). Ids are handed out in increasing order.
-        let cursor = AtomicUsize::new(0);
         let finished = self.pool.broadcast(|_| {
             let mut finished = Vec::new();
             count_stream(
@@ -236,19 +341,19 @@ impl Engine {
 
     /// The count from every sub-problem's tally (indexed by id): the weighted total, and
     /// the unique count and orbit split from the rotation-fixed searches.
-    pub fn finish(&self, split: &Split, tallies: &[Option<Tally>]) -> Result<Count, Error> {
-        let missing = tallies.iter().filter(|t| t.is_none()).count()
-            + split.subproblems.len().abs_diff(tallies.len());
+    pub fn finish(&self, plan: &Plan, tallies: &[Option<Tally>]) -> Result<Count, Error> {
+        let missing =
+            tallies.iter().filter(|t| t.is_none()).count() + plan.len().abs_diff(tallies.len());
         if missing > 0 {
             return Err(Error::Incomplete(missing));
         }
         let (mut total, mut main_nodes) = (0u128, 0u128);
         for (id, tally) in tallies.iter().enumerate() {
             let tally = tally.expect("checked above");
-            total += u128::from(split.weight(id)) * u128::from(tally.solutions);
+            total += u128::from(plan.weight(id)) * u128::from(tally.solutions);
             main_nodes += u128::from(tally.nodes);
         }
-        let n = split.n;
+        let n = plan.n();
         let (fix90, fix180, fix_all) = self.pool.install(|| {
             (
                 count_fixed(n, &[Symmetry::ROT90]),
@@ -259,7 +364,7 @@ impl Engine {
         let orbits = orbit_split(total, fix180, fix90, fix_all);
         let nodes = [fix90, fix180, fix_all]
             .iter()
-            .fold(main_nodes + u128::from(split.prefix_nodes), |sum, t| {
+            .fold(main_nodes + u128::from(plan.prefix_nodes()), |sum, t| {
                 sum + u128::from(t.nodes)
             });
         Ok(Count {
@@ -268,9 +373,10 @@ impl Engine {
             unique: orbits.c8 + orbits.c4 + orbits.c2 + orbits.c1,
             orbits,
             nodes,
-            subproblems: split.subproblems.len() as u64,
-            split_depth: split.depth,
+            subproblems: plan.len() as u64,
+            split_depth: plan.depth(),
             threads: self.threads(),
+            method: plan.method(),
         })
     }
 }

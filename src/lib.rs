@@ -17,9 +17,11 @@ pub mod border;
 pub mod construct;
 pub mod engine;
 pub mod fixed;
+pub mod halves;
 pub mod kernel;
 pub mod known;
 pub mod ladder;
+pub mod method;
 pub mod placement;
 pub mod records;
 pub mod solutions;
@@ -30,3 +32,4 @@ pub mod verify;
 
 pub use engine::{Count, Engine, Error, NoProgress, Options, Orbits, Progress, Work, count};
 pub use kernel::MAX_N;
+pub use method::{Method, MethodChoice, Plan};

@@ -6,7 +6,7 @@
 //! unweighted tally of the scalar kernel.
 
 use crate::kernel::Tally;
-use crate::split::Split;
+use crate::method::Plan;
 use serde::{Deserialize, Serialize};
 
 /// The format name of a checkpoint file.
@@ -26,6 +26,9 @@ pub struct Checkpoint {
     pub version: String,
     /// Board side.
     pub n: usize,
+    /// The counting method (sub-problem ids depend on it).
+    #[serde(default = "backtrack")]
+    pub method: String,
     /// The split depth (sub-problem ids depend on it).
     pub split_depth: usize,
     /// Sub-problems in the whole count.
@@ -47,6 +50,9 @@ pub struct ShardResult {
     pub version: String,
     /// Board side.
     pub n: usize,
+    /// The counting method.
+    #[serde(default = "backtrack")]
+    pub method: String,
     /// The split depth.
     pub split_depth: usize,
     /// Sub-problems in the whole count.
@@ -67,6 +73,11 @@ pub struct ShardResult {
     pub host: String,
     /// CRC-32 of the file with this field empty, in hex.
     pub checksum: String,
+}
+
+/// Files written before the join existed were counted by backtracking.
+fn backtrack() -> String {
+    crate::Method::Backtrack.name().into()
 }
 
 /// A record type with a self-checksum.
@@ -130,20 +141,11 @@ pub fn tally_table(subproblems: usize, records: &[Record]) -> Result<Vec<Option<
 
 /// Splits the sub-problems into `shards` parts of about equal work, deterministically:
 /// largest estimated cost first, each to the part with the least estimated work so far.
-/// The estimate is the product of the free squares in the next rows (see
-/// [`crate::kernel::RowPlan::estimated_cost`]). Each part's ids are in increasing order.
-pub fn partition(split: &Split, shards: usize) -> Vec<Vec<usize>> {
+/// The estimate is [`Plan::estimated_cost`]. Each part's ids are in increasing order.
+pub fn partition(plan: &Plan, shards: usize) -> Vec<Vec<usize>> {
     assert!(shards >= 1);
-    let mut costs: Vec<(f64, usize)> = (0..split.subproblems.len())
-        .map(|id| {
-            let sub = &split.subproblems[id];
-            (
-                split.keys[sub.key_index as usize]
-                    .plan
-                    .estimated_cost(&sub.frame),
-                id,
-            )
-        })
+    let mut costs: Vec<(f64, usize)> = (0..plan.len())
+        .map(|id| (plan.estimated_cost(id), id))
         .collect();
     costs.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
     let mut load = vec![0f64; shards];
@@ -167,13 +169,18 @@ mod tests {
 
     #[test]
     fn a_partition_covers_every_id_once() {
-        let split = Split::new(11, 1);
-        for shards in [1, 3, 7] {
-            let parts = partition(&split, shards);
-            let mut all: Vec<usize> = parts.concat();
-            all.sort_unstable();
-            assert_eq!(all, (0..split.subproblems.len()).collect::<Vec<_>>());
-            assert_eq!(parts, partition(&split, shards), "deterministic");
+        let plans = [
+            Plan::Backtrack(crate::split::Split::new(11, 1)),
+            Plan::Halves(crate::halves::Plan::new(11, u64::MAX).unwrap()),
+        ];
+        for plan in &plans {
+            for shards in [1, 3, 7] {
+                let parts = partition(plan, shards);
+                let mut all: Vec<usize> = parts.concat();
+                all.sort_unstable();
+                assert_eq!(all, (0..plan.len()).collect::<Vec<_>>());
+                assert_eq!(parts, partition(plan, shards), "deterministic");
+            }
         }
     }
 
@@ -183,6 +190,7 @@ mod tests {
             format: CHECKPOINT_FORMAT.into(),
             version: "0".into(),
             n: 8,
+            method: backtrack(),
             split_depth: 0,
             subproblems: 3,
             shard: None,

@@ -2,6 +2,7 @@
 
 use crate::engine::{Count, NoProgress, Options, count};
 use crate::known::known;
+use crate::method::{Method, MethodChoice};
 use crate::symmetry::Symmetry;
 
 /// One compared field: what was computed and, where published, what the table says.
@@ -106,6 +107,7 @@ pub fn self_test() -> Result<usize, String> {
                 let options = Options {
                     threads: Some(threads),
                     split_depth: Some(split_depth),
+                    method: MethodChoice::Only(Method::Backtrack),
                 };
                 let got = count(n, &options, &NoProgress).map_err(|e| e.to_string())?;
                 let where_ = format!("N = {n}, {threads} threads, split depth {split_depth}");
@@ -120,6 +122,20 @@ pub fn self_test() -> Result<usize, String> {
                 check(same, format!("{where_}: differs from 1 thread, depth 0"))?;
                 first.get_or_insert(got);
             }
+        }
+    }
+    for n in crate::halves::MIN_N..=12 {
+        for threads in 1..=3 {
+            let options = Options {
+                threads: Some(threads),
+                split_depth: None,
+                method: MethodChoice::Only(Method::Halves),
+            };
+            let got = count(n, &options, &NoProgress).map_err(|e| e.to_string())?;
+            check(
+                got.method == Method::Halves && verdict(&got).passed(),
+                format!("N = {n} by halves, {threads} threads: differs from the table"),
+            )?;
         }
     }
     Ok(checks)

@@ -5,15 +5,17 @@ mod common;
 
 use nqueens::known::{KNOWN, known};
 use nqueens::symmetry::Symmetry;
-use nqueens::{Count, NoProgress, Options, count};
+use nqueens::{Count, Method, MethodChoice, NoProgress, Options, count};
 use proptest::prelude::*;
 
+/// A count by backtracking (node counts are compared at every depth).
 fn run(n: usize, threads: Option<usize>, split_depth: Option<usize>) -> Count {
     count(
         n,
         &Options {
             threads,
             split_depth,
+            method: MethodChoice::Only(Method::Backtrack),
         },
         &NoProgress,
     )

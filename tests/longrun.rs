@@ -26,9 +26,25 @@ fn total_of(json_line: &[u8]) -> u64 {
     v["total"].as_u64().unwrap()
 }
 
-const SLOW: [&str; 8] = [
+const SLOW: [&str; 10] = [
     "count",
     "16",
+    "--method",
+    "backtrack",
+    "--threads",
+    "1",
+    "--json",
+    "--quiet",
+    "--checkpoint-every",
+    "100ms",
+];
+
+/// A count by halves that takes a second or two on one thread.
+const SLOW_HALVES: [&str; 10] = [
+    "count",
+    "17",
+    "--method",
+    "halves",
     "--threads",
     "1",
     "--json",
@@ -48,22 +64,33 @@ fn wait_for(file: &Path) {
     }
 }
 
-/// Runs the slow count again from `checkpoint` and checks it ends at A000170(16).
-fn resumes_to_the_known_total(checkpoint: &Path) {
+/// Runs the slow count again from `checkpoint` and checks it ends at the known total.
+fn resumes_to_the_known_total(slow: &[&str], checkpoint: &Path) {
     let resumed = nqueens()
-        .args(SLOW)
+        .args(slow)
         .arg("--checkpoint")
         .arg(checkpoint)
         .assert()
         .success();
-    assert_eq!(total_of(&resumed.get_output().stdout), 14_772_512);
+    let n: usize = slow[1].parse().unwrap();
+    let want = nqueens::known::known(n).unwrap().total;
+    assert_eq!(u128::from(total_of(&resumed.get_output().stdout)), want);
 }
 
 #[test]
 fn sigint_saves_and_the_same_command_resumes_to_the_exact_total() {
+    interrupt_and_resume(&SLOW);
+}
+
+#[test]
+fn a_count_by_halves_interrupted_resumes_to_the_exact_total() {
+    interrupt_and_resume(&SLOW_HALVES);
+}
+
+fn interrupt_and_resume(slow: &[&str]) {
     let dir = tempfile::tempdir().unwrap();
     let cp = dir.path().join("run.json");
-    let child = spawn(&SLOW, &cp);
+    let child = spawn(slow, &cp);
     wait_for(&cp);
     std::process::Command::new("kill")
         .args(["-INT", &child.id().to_string()])
@@ -83,7 +110,12 @@ fn sigint_saves_and_the_same_command_resumes_to_the_exact_total() {
         );
     }
     assert!(cp.exists(), "the checkpoint was written");
-    resumes_to_the_known_total(&cp);
+    let saved = std::fs::read_to_string(&cp).unwrap();
+    assert!(
+        saved.contains(&format!("\"method\":\"{}\"", slow[3])),
+        "{saved}"
+    );
+    resumes_to_the_known_total(slow, &cp);
 }
 
 #[test]
@@ -96,7 +128,7 @@ fn sigkill_loses_only_the_work_since_the_last_write() {
     child.kill().unwrap();
     child.wait().unwrap();
     assert!(cp.exists(), "a periodic write happened before the kill");
-    resumes_to_the_known_total(&cp);
+    resumes_to_the_known_total(&SLOW, &cp);
 }
 
 #[test]
@@ -137,13 +169,20 @@ fn damaged_or_foreign_checkpoints_are_refused_and_left_alone() {
 }
 
 fn run_shards(dir: &Path, n: usize, k: usize) -> Vec<std::path::PathBuf> {
+    run_shards_by(dir, n, k, "backtrack")
+}
+
+fn run_shards_by(dir: &Path, n: usize, k: usize, method: &str) -> Vec<std::path::PathBuf> {
     (1..=k)
         .map(|i| {
-            let file = dir.join(format!("n{n}-{i}-of-{k}.json"));
+            let tag = if method == "backtrack" { "" } else { "-halves" };
+            let file = dir.join(format!("n{n}-{i}-of-{k}{tag}.json"));
             nqueens()
                 .args([
                     "count",
                     &n.to_string(),
+                    "--method",
+                    method,
                     "--shard",
                     &format!("{i}/{k}"),
                     "--output",
@@ -154,6 +193,34 @@ fn run_shards(dir: &Path, n: usize, k: usize) -> Vec<std::path::PathBuf> {
             file
         })
         .collect()
+}
+
+#[test]
+fn shards_by_halves_merge_to_the_known_totals_and_do_not_mix_with_backtracking() {
+    let dir = tempfile::tempdir().unwrap();
+    for k in 1..=3 {
+        let files = run_shards_by(dir.path(), 13, k, "halves");
+        let out = nqueens()
+            .arg("merge")
+            .args(&files)
+            .arg("--json")
+            .assert()
+            .success();
+        assert_eq!(total_of(&out.get_output().stdout), 73_712, "K = {k}");
+        assert!(
+            String::from_utf8_lossy(&out.get_output().stdout).contains("\"method\":\"halves\"")
+        );
+    }
+    let mixed = tempfile::tempdir().unwrap();
+    let halves = run_shards_by(mixed.path(), 13, 2, "halves");
+    let backtrack = run_shards_by(mixed.path(), 13, 2, "backtrack");
+    assert_ne!(halves[0], backtrack[1]);
+    nqueens()
+        .arg("merge")
+        .args([&halves[0], &backtrack[1]])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("foreign shard"));
 }
 
 #[test]

@@ -23,6 +23,10 @@ const DEFAULT_LADDER_LAST: usize = 14;
 pub struct BenchReport {
     pub machine: Machine,
     pub n: usize,
+    /// The counting method of the workload (reports from before it was recorded were
+    /// backtracking).
+    #[serde(default = "backtrack")]
+    pub method: String,
     pub runs: u32,
     pub warmup: u32,
     pub results: Vec<ThreadResult>,
@@ -34,6 +38,8 @@ pub struct BenchReport {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ThreadResult {
     pub threads: usize,
+    #[serde(default = "backtrack")]
+    pub method: String,
     pub median_seconds: f64,
     pub min_seconds: f64,
     pub max_seconds: f64,
@@ -45,6 +51,10 @@ pub struct ThreadResult {
     /// Median time at 1 thread over median time here (absent when 1 thread was not run).
     pub speedup: Option<f64>,
     pub efficiency: Option<f64>,
+}
+
+fn backtrack() -> String {
+    nqueens::Method::Backtrack.name().into()
 }
 
 pub fn run(args: &BenchArgs) -> Result<(), Failure> {
@@ -73,6 +83,7 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
         let options = Options {
             threads: Some(t),
             split_depth: None,
+            method: args.method.choice(),
         };
         let mut seconds = Vec::new();
         let mut last: Option<Count> = None;
@@ -104,6 +115,7 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
     let report = BenchReport {
         machine: describe(),
         n,
+        method: top.method.clone(),
         runs: args.runs,
         warmup: args.warmup,
         score_nodes_per_second: top.nodes_per_second,
@@ -165,6 +177,7 @@ fn summarize(threads: usize, seconds: Vec<f64>, count: &Count) -> ThreadResult {
     };
     ThreadResult {
         threads,
+        method: count.method.name().into(),
         median_seconds: median,
         min_seconds: sorted[0],
         max_seconds: sorted[sorted.len() - 1],
@@ -243,8 +256,8 @@ fn print_text(out: &mut impl Write, r: &BenchReport) -> Result<(), Failure> {
     print_line(
         out,
         &format!(
-            "score: {:.4e} nodes/s at {} threads (N = {})",
-            r.score_nodes_per_second, r.score_threads, r.n
+            "score: {:.4e} nodes/s at {} threads (N = {}, {})",
+            r.score_nodes_per_second, r.score_threads, r.n, r.method
         ),
     )
 }

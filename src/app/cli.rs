@@ -3,7 +3,8 @@
 use super::range::BoardRange;
 use super::render::Format;
 use clap::builder::TypedValueParser;
-use clap::{Args as ClapArgs, Parser, Subcommand};
+use clap::{Args as ClapArgs, Parser, Subcommand, ValueEnum};
+use nqueens::MethodChoice;
 use std::path::PathBuf;
 
 /// Counts the solutions of the N-Queens problem: place N queens on an N x N board so that
@@ -42,6 +43,27 @@ pub enum Command {
     Merge(MergeArgs),
 }
 
+/// The counting method, as chosen on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum MethodArg {
+    /// The faster method for each board size.
+    Auto,
+    /// Bitmask backtracking over border keys.
+    Backtrack,
+    /// The half-board join (meet in the middle), from N = 4.
+    Halves,
+}
+
+impl MethodArg {
+    pub fn choice(self) -> MethodChoice {
+        match self {
+            MethodArg::Auto => MethodChoice::Auto,
+            MethodArg::Backtrack => MethodChoice::Only(nqueens::Method::Backtrack),
+            MethodArg::Halves => MethodChoice::Only(nqueens::Method::Halves),
+        }
+    }
+}
+
 #[derive(ClapArgs, Debug)]
 pub struct CountArgs {
     /// Board size N (1 to 32), or an inclusive range A..B.
@@ -56,6 +78,10 @@ pub struct CountArgs {
     /// [default: 0 below N = 10, else 1].
     #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(0..=nqueens::engine::MAX_SPLIT_DEPTH as i64))]
     pub split_depth: Option<u32>,
+
+    /// Counting method: auto picks the faster one for each N.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub method: MethodArg,
 
     /// Print one JSON object per board size and line instead of a table.
     #[arg(long)]
@@ -119,8 +145,22 @@ pub struct VerifyArgs {
 
     /// Run the quick built-in check of the engine instead (small N at several thread
     /// counts and split depths, the symmetry group, the table's identities).
-    #[arg(long, conflicts_with_all = ["json"])]
+    #[arg(long, conflicts_with_all = ["json", "cross_check"])]
     pub self_test: bool,
+
+    /// Counting method: auto picks the faster one for each N.
+    #[arg(
+        long,
+        value_enum,
+        default_value = "auto",
+        conflicts_with = "cross_check"
+    )]
+    pub method: MethodArg,
+
+    /// Count each N by both methods (backtracking and the half-board join) and report
+    /// both; any disagreement fails (exit 1).
+    #[arg(long)]
+    pub cross_check: bool,
 
     /// Print one JSON object per board size and line, with a `verdict` field.
     #[arg(long)]
@@ -173,6 +213,16 @@ pub struct BenchArgs {
         requires = "ladder"
     )]
     pub budget: f64,
+
+    /// Counting method of the workload (backtrack by default, so that scores stay
+    /// comparable across versions).
+    #[arg(
+        long,
+        value_enum,
+        default_value = "backtrack",
+        conflicts_with = "ladder"
+    )]
+    pub method: MethodArg,
 
     /// Show no progress bar.
     #[arg(long, short = 'q')]

@@ -19,6 +19,10 @@ pub struct JsonCount {
     threads: usize,
     subproblems: u64,
     split_depth: usize,
+    method: &'static str,
+    /// The process's peak resident memory so far, in bytes (Linux; absent elsewhere).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    peak_memory_bytes: Option<u64>,
 }
 
 #[derive(Serialize)]
@@ -33,6 +37,7 @@ pub fn run(args: &CountArgs) -> Result<(), Failure> {
     let options = Options {
         threads: args.threads.map(|t| t as usize),
         split_depth: args.split_depth.map(|d| d as usize),
+        method: args.method.choice(),
     };
     if args.mpi {
         #[cfg(feature = "mpi")]
@@ -95,6 +100,14 @@ pub fn timed_count(n: usize, options: &Options, quiet: bool) -> Result<(Count, f
     Ok((count, seconds))
 }
 
+/// The process's peak resident set (`VmHWM`), where Linux tells it.
+pub fn peak_memory() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
 fn json_line(count: &Count, seconds: f64) -> String {
     serde_json::to_string(&JsonCount::new(count, seconds)).expect("plain data serializes")
 }
@@ -116,6 +129,8 @@ impl JsonCount {
             threads: count.threads,
             subproblems: count.subproblems,
             split_depth: count.split_depth,
+            method: count.method.name(),
+            peak_memory_bytes: peak_memory(),
         }
     }
 }

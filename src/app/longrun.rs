@@ -9,7 +9,7 @@ use nqueens::kernel::Tally;
 use nqueens::records::{
     CHECKPOINT_FORMAT, Checkpoint, Checksummed, Record, SHARD_FORMAT, ShardResult, parse, partition,
 };
-use nqueens::{Engine, Work};
+use nqueens::{Engine, Plan, Work};
 use nqueens::{Options, Progress};
 use std::collections::BTreeMap;
 use std::fs;
@@ -44,17 +44,16 @@ pub fn run(args: &CountArgs, options: &Options) -> Result<(), Failure> {
         )));
     }
     let engine = Engine::new(options).map_err(|e| Failure::usage(e.to_string()))?;
-    let split = engine
+    let plan = engine
         .prepare(n)
         .map_err(|e| Failure::usage(e.to_string()))?;
+    let layout = Layout::of(&plan, shard);
     let covered: Vec<usize> = match shard {
-        Some((i, k)) => partition(&split, k).swap_remove(i - 1),
-        None => (0..split.subproblems.len()).collect(),
+        Some((i, k)) => partition(&plan, k).swap_remove(i - 1),
+        None => (0..plan.len()).collect(),
     };
     let mut done: BTreeMap<usize, Tally> = match &args.checkpoint {
-        Some(path) if path.exists() => {
-            load_checkpoint(path, n, split.depth, split.subproblems.len(), shard)?
-        }
+        Some(path) if path.exists() => load_checkpoint(path, &layout)?,
         _ => BTreeMap::new(),
     };
     let resumed = done.len();
@@ -93,16 +92,15 @@ pub fn run(args: &CountArgs, options: &Options) -> Result<(), Failure> {
     let write_failed = Mutex::new(None);
     let results = std::thread::scope(|scope| {
         if let Some(path) = &args.checkpoint {
-            let (collector, done, finished_run, write_failed) =
-                (&collector, &done, &finished_run, &write_failed);
-            let (depth, subproblems) = (split.depth, split.subproblems.len());
+            let (collector, done, finished_run, write_failed, layout) =
+                (&collector, &done, &finished_run, &write_failed, &layout);
             scope.spawn(move || {
                 let mut last = Instant::now();
                 while !finished_run.load(Ordering::Relaxed) {
                     std::thread::sleep(Duration::from_millis(20).min(args.checkpoint_every));
                     if last.elapsed() >= args.checkpoint_every {
                         let all = snapshot(collector, done);
-                        if let Err(e) = write_checkpoint(path, n, depth, subproblems, shard, &all) {
+                        if let Err(e) = write_checkpoint(path, layout, &all) {
                             *write_failed.lock().expect("no panics hold it") = Some(e);
                         }
                         last = Instant::now();
@@ -116,7 +114,7 @@ pub fn run(args: &CountArgs, options: &Options) -> Result<(), Failure> {
             skip: Some(&skip),
             stop: Some(&stop),
         };
-        let results = engine.run(&split, &work, &collector);
+        let results = engine.run(&plan, &work, &collector);
         finished_run.store(true, Ordering::Relaxed);
         results
     });
@@ -127,7 +125,7 @@ pub fn run(args: &CountArgs, options: &Options) -> Result<(), Failure> {
     done.extend(results);
     let complete = covered.iter().all(|id| done.contains_key(id));
     if let Some(path) = &args.checkpoint {
-        write_checkpoint(path, n, split.depth, split.subproblems.len(), shard, &done)?;
+        write_checkpoint(path, &layout, &done)?;
     }
     if !complete {
         let status = if term.load(Ordering::Relaxed) {
@@ -152,7 +150,7 @@ pub fn run(args: &CountArgs, options: &Options) -> Result<(), Failure> {
     let mut out = std::io::stdout().lock();
     match shard {
         Some((i, k)) => {
-            let result = shard_result(&split, (i, k), &covered, &done, seconds);
+            let result = shard_result(&plan, (i, k), &covered, &done, seconds);
             let path = args.output.as_deref().expect("checked above");
             write_atomically(path, &result.to_file_text())?;
             print_line(
@@ -166,11 +164,10 @@ pub fn run(args: &CountArgs, options: &Options) -> Result<(), Failure> {
             )
         }
         None => {
-            let tallies: Vec<Option<Tally>> = (0..split.subproblems.len())
-                .map(|id| done.get(&id).copied())
-                .collect();
+            let tallies: Vec<Option<Tally>> =
+                (0..plan.len()).map(|id| done.get(&id).copied()).collect();
             let count = engine
-                .finish(&split, &tallies)
+                .finish(&plan, &tallies)
                 .map_err(|e| Failure::usage(e.to_string()))?;
             if !args.json {
                 print_header(&mut out)?;
@@ -212,13 +209,35 @@ fn parse_shard(spec: &str) -> Result<(usize, usize), Failure> {
     }
 }
 
-fn load_checkpoint(
-    path: &Path,
+/// What fixes the meaning of sub-problem ids: a checkpoint must match it to be resumed.
+struct Layout {
     n: usize,
+    method: String,
     depth: usize,
     subproblems: usize,
     shard: Option<(usize, usize)>,
-) -> Result<BTreeMap<usize, Tally>, Failure> {
+}
+
+impl Layout {
+    fn of(plan: &Plan, shard: Option<(usize, usize)>) -> Layout {
+        Layout {
+            n: plan.n(),
+            method: plan.method().name().into(),
+            depth: plan.depth(),
+            subproblems: plan.len(),
+            shard,
+        }
+    }
+}
+
+fn load_checkpoint(path: &Path, layout: &Layout) -> Result<BTreeMap<usize, Tally>, Failure> {
+    let Layout {
+        n,
+        ref method,
+        depth,
+        subproblems,
+        shard,
+    } = *layout;
     let refuse = |why: String| {
         Failure::usage(format!(
             "checkpoint {}: {why}; it was left unchanged",
@@ -230,10 +249,11 @@ fn load_checkpoint(
     if cp.format != CHECKPOINT_FORMAT {
         return Err(refuse(format!("not a checkpoint (format {})", cp.format)));
     }
-    if (cp.n, cp.split_depth, cp.subproblems) != (n, depth, subproblems) {
+    if (cp.n, &cp.method, cp.split_depth, cp.subproblems) != (n, method, depth, subproblems) {
         return Err(refuse(format!(
-            "it is for N = {} at split depth {}, this run is N = {n} at split depth {depth}",
-            cp.n, cp.split_depth
+            "it is for N = {} by {} at split depth {}, this run is N = {n} by {method} at \
+             split depth {depth}",
+            cp.n, cp.method, cp.split_depth
         )));
     }
     if cp.shard != shard {
@@ -264,19 +284,17 @@ fn records(done: &BTreeMap<usize, Tally>) -> Vec<Record> {
 
 fn write_checkpoint(
     path: &Path,
-    n: usize,
-    depth: usize,
-    subproblems: usize,
-    shard: Option<(usize, usize)>,
+    layout: &Layout,
     done: &BTreeMap<usize, Tally>,
 ) -> Result<(), Failure> {
     let cp = Checkpoint {
         format: CHECKPOINT_FORMAT.into(),
         version: VERSION.into(),
-        n,
-        split_depth: depth,
-        subproblems,
-        shard,
+        n: layout.n,
+        method: layout.method.clone(),
+        split_depth: layout.depth,
+        subproblems: layout.subproblems,
+        shard: layout.shard,
         done: records(done),
         checksum: String::new(),
     };
@@ -284,7 +302,7 @@ fn write_checkpoint(
 }
 
 fn shard_result(
-    split: &nqueens::split::Split,
+    plan: &Plan,
     (shard, shards): (usize, usize),
     covered: &[usize],
     done: &BTreeMap<usize, Tally>,
@@ -294,14 +312,15 @@ fn shard_result(
     ShardResult {
         format: SHARD_FORMAT.into(),
         version: VERSION.into(),
-        n: split.n,
-        split_depth: split.depth,
-        subproblems: split.subproblems.len(),
+        n: plan.n(),
+        method: plan.method().name().into(),
+        split_depth: plan.depth(),
+        subproblems: plan.len(),
         shard,
         shards,
         total: mine
             .iter()
-            .map(|(&id, t)| u128::from(split.weight(id)) * u128::from(t.solutions))
+            .map(|(&id, t)| u128::from(plan.weight(id)) * u128::from(t.solutions))
             .sum(),
         nodes: mine.values().map(|t| u128::from(t.nodes)).sum(),
         results: records(&mine),

@@ -6,7 +6,7 @@ use super::{Failure, print_line};
 use nqueens::kernel::Tally;
 use nqueens::records::{SHARD_FORMAT, ShardResult, parse, partition};
 use nqueens::verify::verdict;
-use nqueens::{Engine, Options};
+use nqueens::{Engine, Method, MethodChoice, Options};
 use std::collections::BTreeMap;
 
 pub fn run(args: &MergeArgs) -> Result<(), Failure> {
@@ -29,6 +29,7 @@ pub fn run(args: &MergeArgs) -> Result<(), Failure> {
     let key = |s: &ShardResult| {
         (
             s.n,
+            s.method.clone(),
             s.split_depth,
             s.subproblems,
             s.shards,
@@ -40,13 +41,15 @@ pub fn run(args: &MergeArgs) -> Result<(), Failure> {
             return Err(bad(
                 file,
                 format!(
-                    "foreign shard: N = {}, split depth {}, {} shards, nqueens {}; {} has N = {}, split depth {}, {} shards, nqueens {}",
+                    "foreign shard: N = {} by {}, split depth {}, {} shards, nqueens {}; {} has N = {} by {}, split depth {}, {} shards, nqueens {}",
                     s.n,
+                    s.method,
                     s.split_depth,
                     s.shards,
                     s.version,
                     first_file.display(),
                     first.n,
+                    first.method,
                     first.split_depth,
                     first.shards,
                     first.version
@@ -78,22 +81,25 @@ pub fn run(args: &MergeArgs) -> Result<(), Failure> {
             missing.join(", ")
         )));
     }
+    let method = Method::from_name(&first.method)
+        .ok_or_else(|| bad(first_file, format!("unknown method '{}'", first.method)))?;
     let options = Options {
         threads: args.threads.map(|t| t as usize),
         split_depth: Some(first.split_depth),
+        method: MethodChoice::Only(method),
     };
     let engine = Engine::new(&options).map_err(|e| Failure::usage(e.to_string()))?;
-    let split = engine
+    let plan = engine
         .prepare(first.n)
         .map_err(|e| Failure::usage(e.to_string()))?;
-    if split.subproblems.len() != first.subproblems {
+    if plan.len() != first.subproblems || plan.method() != method {
         return Err(bad(
             first_file,
             "its split does not match this version's".into(),
         ));
     }
-    let parts = partition(&split, k);
-    let mut tallies: Vec<Option<Tally>> = vec![None; split.subproblems.len()];
+    let parts = partition(&plan, k);
+    let mut tallies: Vec<Option<Tally>> = vec![None; plan.len()];
     for (file, s) in &shards {
         let ids: Vec<usize> = s.results.iter().map(|r| r.0).collect();
         if ids != parts[s.shard - 1] {
@@ -110,7 +116,7 @@ pub fn run(args: &MergeArgs) -> Result<(), Failure> {
         }
     }
     let count = engine
-        .finish(&split, &tallies)
+        .finish(&plan, &tallies)
         .map_err(|e| Failure::failed(e.to_string()))?;
     let seconds: f64 = shards.iter().map(|(_, s)| s.seconds).sum();
     let mut out = std::io::stdout().lock();

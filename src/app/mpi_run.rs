@@ -29,7 +29,7 @@ pub fn run(args: &CountArgs, options: &Options) -> Result<(), Failure> {
         mpi::initialize().ok_or_else(|| Failure::usage("MPI could not be initialised"))?;
     let world = universe.world();
     let engine = Engine::new(options).map_err(|e| Failure::usage(e.to_string()))?;
-    let split = engine
+    let plan = engine
         .prepare(n)
         .map_err(|e| Failure::usage(e.to_string()))?;
     if world.size() < 2 {
@@ -52,7 +52,7 @@ pub fn run(args: &CountArgs, options: &Options) -> Result<(), Failure> {
                 only: Some(&ids),
                 ..Work::default()
             };
-            let results = engine.run(&split, &work, &NoProgress);
+            let results = engine.run(&plan, &work, &NoProgress);
             report = results
                 .iter()
                 .flat_map(|(id, t)| [*id as u64, t.solutions, t.nodes])
@@ -60,8 +60,8 @@ pub fn run(args: &CountArgs, options: &Options) -> Result<(), Failure> {
         }
     }
     // Rank 0: the coordinator.
-    let mut tallies: Vec<Option<Tally>> = vec![None; split.subproblems.len()];
-    let mut next = (0..split.subproblems.len()).collect::<Vec<_>>().into_iter();
+    let mut tallies: Vec<Option<Tally>> = vec![None; plan.len()];
+    let mut next = (0..plan.len()).collect::<Vec<_>>().into_iter();
     let mut workers_left = world.size() - 1;
     while workers_left > 0 {
         let (report, status) = world.any_process().receive_vec::<u64>();
@@ -85,7 +85,7 @@ pub fn run(args: &CountArgs, options: &Options) -> Result<(), Failure> {
         world.process_at_rank(status.source_rank()).send(&batch[..]);
     }
     let count = engine
-        .finish(&split, &tallies)
+        .finish(&plan, &tallies)
         .map_err(|e| Failure::failed(e.to_string()))?;
     let seconds = started.elapsed().as_secs_f64();
     let mut out = std::io::stdout().lock();

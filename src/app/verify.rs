@@ -3,8 +3,8 @@
 use super::cli::VerifyArgs;
 use super::count::{JsonCount, timed_count};
 use super::{Failure, print_line};
-use nqueens::Options;
 use nqueens::verify::{Verdict, self_test, verdict};
+use nqueens::{Method, MethodChoice, Options};
 use serde::Serialize;
 use std::time::Instant;
 
@@ -33,9 +33,13 @@ pub fn run(args: &VerifyArgs) -> Result<(), Failure> {
             Err(what) => Err(Failure::failed(format!("self-test failed: {what}"))),
         };
     }
+    if args.cross_check {
+        return cross_check(args);
+    }
     let options = Options {
         threads: args.threads.map(|t| t as usize),
         split_depth: None,
+        method: args.method.choice(),
     };
     let (mut passed, mut failed) = (0, 0);
     for n in args.range.sizes() {
@@ -49,11 +53,7 @@ pub fn run(args: &VerifyArgs) -> Result<(), Failure> {
         let line = if args.json {
             let json = JsonVerdict {
                 count: JsonCount::new(&count, seconds),
-                verdict: match (v.passed(), v.published) {
-                    (false, _) => "fail",
-                    (true, true) => "pass",
-                    (true, false) => "unpublished",
-                },
+                verdict: verdict_word(&v),
                 identities_hold: v.identities_hold,
                 mismatched: v
                     .fields
@@ -77,6 +77,88 @@ pub fn run(args: &VerifyArgs) -> Result<(), Failure> {
         )));
     }
     Ok(())
+}
+
+/// One board size counted by both methods, as printed by `verify --cross-check --json`.
+#[derive(Serialize)]
+struct JsonCrossCheck {
+    n: usize,
+    backtrack: JsonCount,
+    halves: JsonCount,
+    /// Whether the two totals, unique counts and orbit splits are the same.
+    agree: bool,
+    /// The table's verdict on the backtracking count: "pass", "fail" or "unpublished".
+    verdict: &'static str,
+}
+
+/// `verify --cross-check`: each N by both methods; a disagreement (or a count that differs
+/// from the table) fails.
+fn cross_check(args: &VerifyArgs) -> Result<(), Failure> {
+    let mut out = std::io::stdout().lock();
+    let (mut passed, mut failed) = (0, 0);
+    for n in args.range.sizes() {
+        let by = |method: Method| {
+            let options = Options {
+                threads: args.threads.map(|t| t as usize),
+                split_depth: None,
+                method: MethodChoice::Only(method),
+            };
+            timed_count(n, &options, args.quiet)
+        };
+        let (backtrack, backtrack_seconds) = by(Method::Backtrack)?;
+        let (halves, halves_seconds) = by(Method::Halves)?;
+        let agree = (backtrack.total, backtrack.unique, backtrack.orbits)
+            == (halves.total, halves.unique, halves.orbits);
+        let v = verdict(&backtrack);
+        let ok = agree && v.passed();
+        if ok {
+            passed += 1;
+        } else {
+            failed += 1;
+        }
+        let line = if args.json {
+            let json = JsonCrossCheck {
+                n,
+                backtrack: JsonCount::new(&backtrack, backtrack_seconds),
+                halves: JsonCount::new(&halves, halves_seconds),
+                agree,
+                verdict: verdict_word(&v),
+            };
+            serde_json::to_string(&json).expect("plain data serializes")
+        } else {
+            format!(
+                "N = {n:>2}  {} {} ({backtrack_seconds:.3} s)  {} {} ({halves_seconds:.3} s)  {}  {}",
+                backtrack.method,
+                backtrack.total,
+                halves.method,
+                halves.total,
+                if agree { "agree" } else { "DISAGREE" },
+                match (v.passed(), v.published) {
+                    (false, _) => "FAIL",
+                    (true, true) => "PASS",
+                    (true, false) => "no published term",
+                }
+            )
+        };
+        print_line(&mut out, &line)?;
+    }
+    if !args.json {
+        print_line(&mut out, &format!("{passed} passed, {failed} failed"))?;
+    }
+    if failed > 0 {
+        return Err(Failure::failed(format!(
+            "{failed} board size(s) disagree between the methods or differ from the published values"
+        )));
+    }
+    Ok(())
+}
+
+fn verdict_word(v: &Verdict) -> &'static str {
+    match (v.passed(), v.published) {
+        (false, _) => "fail",
+        (true, true) => "pass",
+        (true, false) => "unpublished",
+    }
 }
 
 fn text_row(v: &Verdict, seconds: f64) -> String {

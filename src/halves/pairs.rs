@@ -1,0 +1,272 @@
+//! Counting disjoint pairs: for a set of patterns (u64 bit sets) and many items, how many
+//! patterns share no bit with each item. This is the hot loop of the half-board join.
+//!
+//! Patterns are stored bit-sliced in blocks of 512: for each key bit, a 512-bit mask of the
+//! patterns that lack it. The patterns compatible with an item are then the AND of the
+//! masks of the item's bits, and their number a popcount. The ANDs of every combination of
+//! [`CHUNK_BITS`] neighbouring bits are precomputed, so an item costs one load and AND per
+//! chunk of its key, whatever its bits, plus one popcount, per 512 patterns. Few patterns
+//! are compared one by one instead.
+//!
+//! Two kernels give the same counts: a portable one over `[u64; 8]`, and an AVX-512 one
+//! (VPOPCNTQ) chosen at run time when the CPU has it.
+
+/// Key bits precomputed together: each chunk of a key selects one of `2^CHUNK_BITS` masks.
+pub const CHUNK_BITS: u32 = 4;
+const CHUNK_MASKS: usize = 1 << CHUNK_BITS;
+/// Patterns per block.
+pub const BLOCK: usize = 512;
+/// Below this many patterns they are compared one by one.
+const MIN_SLICED: usize = 48;
+
+/// 512 bits, one per pattern of a block.
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+pub struct Lanes(pub [u64; 8]);
+
+/// Which kernel counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kernel {
+    /// Plain Rust over `[u64; 8]`.
+    Portable,
+    /// AVX-512 F with VPOPCNTDQ.
+    Avx512,
+}
+
+impl Kernel {
+    /// The fastest kernel this CPU runs.
+    pub fn detect() -> Kernel {
+        #[cfg(target_arch = "x86_64")]
+        if is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512vpopcntdq") {
+            return Kernel::Avx512;
+        }
+        Kernel::Portable
+    }
+
+    /// Every kernel this CPU runs, the portable one first.
+    pub fn available() -> Vec<Kernel> {
+        let mut all = vec![Kernel::Portable];
+        if Kernel::detect() == Kernel::Avx512 {
+            all.push(Kernel::Avx512);
+        }
+        all
+    }
+}
+
+/// Patterns prepared for counting; reusable (its buffers are kept between loads).
+pub struct PairCounter {
+    kernel: Kernel,
+    chunks: usize,
+    /// Few patterns, kept as they are.
+    plain: Vec<u64>,
+    /// Blocks of `chunks * CHUNK_MASKS` masks each.
+    sliced: Vec<Lanes>,
+    /// Scratch: per key bit, the block's patterns that lack it.
+    lacking: Vec<Lanes>,
+}
+
+impl PairCounter {
+    /// An empty counter for keys of `key_bits` bits, counting with `kernel`.
+    pub fn new(key_bits: u32, kernel: Kernel) -> PairCounter {
+        assert!(key_bits <= 64);
+        PairCounter {
+            kernel,
+            chunks: key_bits.div_ceil(CHUNK_BITS).max(1) as usize,
+            plain: Vec::new(),
+            sliced: Vec::new(),
+            lacking: vec![Lanes([0; 8]); key_bits.max(1) as usize],
+        }
+    }
+
+    /// Replaces the patterns.
+    pub fn load(&mut self, patterns: &[u64]) {
+        self.plain.clear();
+        self.sliced.clear();
+        if patterns.len() < MIN_SLICED {
+            self.plain.extend_from_slice(patterns);
+            return;
+        }
+        for block in patterns.chunks(BLOCK) {
+            self.push_block(block);
+        }
+    }
+
+    fn push_block(&mut self, block: &[u64]) {
+        let key_bits = self.lacking.len();
+        // Sixty-four patterns at a time: transposed, row `b` holds their bit `b`.
+        for (word, group) in block.chunks(64).enumerate() {
+            let mut rows = [0u64; 64];
+            rows[..group.len()].copy_from_slice(group);
+            transpose(&mut rows);
+            for (lanes, row) in self.lacking.iter_mut().zip(rows) {
+                lanes.0[word] = !row;
+            }
+        }
+        for lanes in &mut self.lacking[..key_bits] {
+            for word in &mut lanes.0[block.len().div_ceil(64)..] {
+                *word = !0;
+            }
+        }
+        // Lanes past the block's end hold no pattern: chunk 0 (which every item reads)
+        // leaves them out.
+        let mut present = Lanes([0; 8]);
+        for (i, word) in present.0.iter_mut().enumerate() {
+            let filled = block.len().saturating_sub(i * 64).min(64);
+            *word = if filled == 64 {
+                !0
+            } else {
+                (1u64 << filled) - 1
+            };
+        }
+        for chunk in 0..self.chunks {
+            let base = self.sliced.len();
+            let first = if chunk == 0 { present } else { Lanes([!0; 8]) };
+            self.sliced.push(first);
+            for value in 1..CHUNK_MASKS {
+                let low = value.trailing_zeros() as usize;
+                let bit = chunk * CHUNK_BITS as usize + low;
+                let mut lanes = self.sliced[base + (value & (value - 1))];
+                if bit < key_bits {
+                    for (w, l) in lanes.0.iter_mut().zip(self.lacking[bit].0) {
+                        *w &= l;
+                    }
+                }
+                self.sliced.push(lanes);
+            }
+        }
+    }
+
+    /// How many (pattern, item) pairs share no bit.
+    pub fn count(&self, items: &[u64]) -> u64 {
+        let plain: u64 = items
+            .iter()
+            .map(|&item| self.plain.iter().filter(|&&p| p & item == 0).count() as u64)
+            .sum();
+        if self.sliced.is_empty() {
+            return plain;
+        }
+        let sliced = match self.kernel {
+            Kernel::Portable => count_sliced_portable(&self.sliced, self.chunks, items),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Kernel::Avx512` is only chosen when the CPU has these features.
+            Kernel::Avx512 => unsafe { avx512::count_sliced(&self.sliced, self.chunks, items) },
+            #[cfg(not(target_arch = "x86_64"))]
+            Kernel::Avx512 => unreachable!("AVX-512 is only detected on x86-64"),
+        };
+        plain + sliced
+    }
+}
+
+/// Transposes a 64 x 64 bit matrix: bit `j` of row `i` becomes bit `i` of row `j`.
+fn transpose(rows: &mut [u64; 64]) {
+    let mut width = 32;
+    let mut mask = 0x0000_0000_ffff_ffffu64;
+    while width != 0 {
+        let mut k = 0;
+        while k < 64 {
+            // Swap the high `width` bits of row k with the low `width` bits of row k + width.
+            let swap = ((rows[k] >> width) ^ rows[k + width]) & mask;
+            rows[k] ^= swap << width;
+            rows[k + width] ^= swap;
+            k = ((k | width) + 1) & !width;
+        }
+        width >>= 1;
+        mask ^= mask << width;
+    }
+}
+
+/// The portable kernel: block by block (each stays in cache), every item against it.
+fn count_sliced_portable(sliced: &[Lanes], chunks: usize, items: &[u64]) -> u64 {
+    let mut total = 0u64;
+    for block in sliced.chunks_exact(chunks * CHUNK_MASKS) {
+        for &item in items {
+            let mut acc = [!0u64; 8];
+            for (chunk, masks) in block.chunks_exact(CHUNK_MASKS).enumerate() {
+                let value = (item >> (chunk as u32 * CHUNK_BITS)) as usize & (CHUNK_MASKS - 1);
+                for (a, m) in acc.iter_mut().zip(masks[value].0) {
+                    *a &= m;
+                }
+            }
+            total += acc.iter().map(|w| u64::from(w.count_ones())).sum::<u64>();
+        }
+    }
+    total
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx512 {
+    use super::{CHUNK_BITS, CHUNK_MASKS, Lanes};
+    use std::arch::x86_64::{
+        __m512i, _mm512_add_epi64, _mm512_and_si512, _mm512_load_si512, _mm512_popcnt_epi64,
+        _mm512_reduce_add_epi64, _mm512_set1_epi64, _mm512_setzero_si512,
+    };
+
+    /// The AVX-512 kernel: the same loop as the portable one, one register per mask.
+    #[target_feature(enable = "avx512f,avx512vpopcntdq")]
+    pub(super) fn count_sliced(sliced: &[Lanes], chunks: usize, items: &[u64]) -> u64 {
+        let mut sums: __m512i = _mm512_setzero_si512();
+        for block in sliced.chunks_exact(chunks * CHUNK_MASKS) {
+            for &item in items {
+                let mut acc = _mm512_set1_epi64(-1);
+                for (chunk, masks) in block.chunks_exact(CHUNK_MASKS).enumerate() {
+                    let value = (item >> (chunk as u32 * CHUNK_BITS)) as usize & (CHUNK_MASKS - 1);
+                    // SAFETY: `Lanes` is 64 bytes, aligned to 64.
+                    let mask = unsafe { _mm512_load_si512(masks[value].0.as_ptr().cast()) };
+                    acc = _mm512_and_si512(acc, mask);
+                }
+                sums = _mm512_add_epi64(sums, _mm512_popcnt_epi64(acc));
+            }
+        }
+        _mm512_reduce_add_epi64(sums) as u64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn naive(patterns: &[u64], items: &[u64]) -> u64 {
+        items
+            .iter()
+            .map(|&i| patterns.iter().filter(|&&p| p & i == 0).count() as u64)
+            .sum()
+    }
+
+    #[test]
+    fn transpose_moves_every_bit() {
+        let mut rng = fastrand::Rng::with_seed(3);
+        let original: [u64; 64] = std::array::from_fn(|_| rng.u64(..));
+        let mut rows = original;
+        transpose(&mut rows);
+        for (i, row) in original.iter().enumerate() {
+            for (j, column) in rows.iter().enumerate() {
+                assert_eq!(row >> j & 1, column >> i & 1, "({i}, {j})");
+            }
+        }
+    }
+
+    #[test]
+    fn every_kernel_counts_what_a_double_loop_counts() {
+        let mut rng = fastrand::Rng::with_seed(7);
+        for kernel in Kernel::available() {
+            for key_bits in [1u32, 5, 13, 30, 38, 62] {
+                let mut counter = PairCounter::new(key_bits, kernel);
+                for len in [0usize, 1, 47, 48, 511, 512, 513, 1500] {
+                    // Sparse keys, as half-boards have: each bit set with probability ~1/4.
+                    let key = |rng: &mut fastrand::Rng| {
+                        (0..key_bits).fold(0u64, |k, b| k | u64::from(rng.u8(..4) == 0) << b)
+                    };
+                    let patterns: Vec<u64> = (0..len).map(|_| key(&mut rng)).collect();
+                    let mut items: Vec<u64> = (0..200).map(|_| key(&mut rng)).collect();
+                    items.push(0);
+                    counter.load(&patterns);
+                    assert_eq!(
+                        counter.count(&items),
+                        naive(&patterns, &items),
+                        "{kernel:?}, {key_bits} bits, {len} patterns"
+                    );
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,205 @@
+//! Every partial placement of a small square, indexed by the rows and columns it uses.
+//!
+//! A quadrant of the board holds some queens, at most one per row and column, none on a
+//! shared diagonal. Which placements exist depends only on the quadrant's shape, so one
+//! table of the `side` x `side` square serves all four quadrants (a narrower quadrant
+//! simply uses fewer of its columns or rows). A placement is stored as its two diagonal
+//! sets in the square's own coordinates: for a queen on local row `r` and column `c`,
+//! bit `r + c` of the first and bit `r - c + side - 1` of the second.
+
+/// The placements of one square, grouped by (rows, columns).
+pub struct QuadrantTable {
+    side: u32,
+    /// `offsets[cell] .. offsets[cell + 1]` are the placements of `cell = rows << side |
+    /// columns` in `pieces`.
+    offsets: Vec<u32>,
+    /// Each placement's diagonal sets: `d1 | d2 << 32`.
+    pieces: Vec<u64>,
+}
+
+/// Placements of any number of non-attacking queens on the `s` x `s` square (the empty
+/// placement included), for `s = 0 ..= 12`: counted once here, checked by a test for the
+/// small sides and by [`QuadrantTable::new`] itself, and used to size a table before
+/// building it.
+const PLACEMENTS: [u64; 13] = [
+    1,
+    2,
+    5,
+    18,
+    87,
+    462,
+    2_635,
+    16_870,
+    118_969,
+    915_442,
+    7_535_369,
+    66_807_234,
+    633_443_407,
+];
+
+/// Each side beyond the table multiplies the placements by at least this much (the ratio
+/// is 7.0 to 9.5 from side 8 to side 12, and rising).
+const GROWTH_LOWER_BOUND: u64 = 9;
+
+impl QuadrantTable {
+    /// Builds the table of the `side` x `side` square (`side <= 12`).
+    pub fn new(side: u32) -> QuadrantTable {
+        assert!(
+            (side as usize) < PLACEMENTS.len(),
+            "side {side} is too large"
+        );
+        let cells = 1usize << (2 * side);
+        // First pass: how many placements each cell has; then each cell's end position.
+        let mut offsets = vec![0u32; cells + 1];
+        place(side, 0, Piece::default(), &mut |p| {
+            offsets[p.cell(side)] += 1
+        });
+        let mut end = 0u32;
+        for slot in offsets.iter_mut() {
+            end += *slot;
+            *slot = end;
+        }
+        // Second pass: fill each cell from its end; the offsets end up at the starts.
+        let mut pieces = vec![0u64; end as usize];
+        place(side, 0, Piece::default(), &mut |p| {
+            let slot = &mut offsets[p.cell(side)];
+            *slot -= 1;
+            pieces[*slot as usize] = u64::from(p.d1) | u64::from(p.d2) << 32;
+        });
+        assert_eq!(pieces.len() as u64, PLACEMENTS[side as usize]);
+        QuadrantTable {
+            side,
+            offsets,
+            pieces,
+        }
+    }
+
+    /// The placements that use exactly these rows and columns (local bit sets).
+    #[inline]
+    pub fn pieces(&self, rows: u32, columns: u32) -> &[u64] {
+        let cell = ((rows << self.side) | columns) as usize;
+        &self.pieces[self.offsets[cell] as usize..self.offsets[cell + 1] as usize]
+    }
+
+    /// Bytes the table of this side takes; for sides beyond the counted ones, a lower
+    /// bound.
+    pub fn bytes(side: u32) -> u64 {
+        let placements = match PLACEMENTS.get(side as usize) {
+            Some(&p) => p,
+            None => PLACEMENTS[12].saturating_mul(
+                GROWTH_LOWER_BOUND.saturating_pow(side - PLACEMENTS.len() as u32 + 1),
+            ),
+        };
+        placements
+            .saturating_mul(8)
+            .saturating_add(4u64 << (2 * side.min(31)))
+    }
+
+    /// Bytes this table takes.
+    pub fn heap_bytes(&self) -> u64 {
+        (self.pieces.len() * 8 + self.offsets.len() * 4) as u64
+    }
+}
+
+/// A placement under construction.
+#[derive(Clone, Copy, Default)]
+struct Piece {
+    rows: u32,
+    columns: u32,
+    d1: u32,
+    d2: u32,
+}
+
+impl Piece {
+    fn cell(&self, side: u32) -> usize {
+        ((self.rows << side) | self.columns) as usize
+    }
+}
+
+/// Calls `emit` with every placement that extends `piece` on rows `row..side`.
+fn place(side: u32, row: u32, piece: Piece, emit: &mut dyn FnMut(Piece)) {
+    if row == side {
+        emit(piece);
+        return;
+    }
+    place(side, row + 1, piece, emit);
+    for column in 0..side {
+        let (d1, d2) = (1 << (row + column), 1 << (row + side - 1 - column));
+        if piece.columns & 1 << column == 0 && piece.d1 & d1 == 0 && piece.d2 & d2 == 0 {
+            let next = Piece {
+                rows: piece.rows | 1 << row,
+                columns: piece.columns | 1 << column,
+                d1: piece.d1 | d1,
+                d2: piece.d2 | d2,
+            };
+            place(side, row + 1, next, emit);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Placements of the `side` square by brute force: every partial permutation, checked.
+    fn brute_force(side: u32) -> Vec<(u32, u32, u32, u32)> {
+        let mut found = Vec::new();
+        // Each row: no queen (side) or a column; enumerate all (side + 1)^side choices.
+        let total = (side + 1).pow(side);
+        for code in 0..total {
+            let (mut rest, mut queens) = (code, Vec::new());
+            for row in 0..side {
+                let choice = rest % (side + 1);
+                rest /= side + 1;
+                if choice < side {
+                    queens.push((row as i32, choice as i32));
+                }
+            }
+            let attacks = queens.iter().enumerate().any(|(i, &(r1, c1))| {
+                queens[i + 1..]
+                    .iter()
+                    .any(|&(r2, c2)| c1 == c2 || (r1 - r2).abs() == (c1 - c2).abs())
+            });
+            if !attacks {
+                let mut p = (0, 0, 0, 0);
+                for &(r, c) in &queens {
+                    p.0 |= 1 << r;
+                    p.1 |= 1 << c;
+                    p.2 |= 1 << (r + c);
+                    p.3 |= 1 << (r + side as i32 - 1 - c);
+                }
+                found.push(p);
+            }
+        }
+        found
+    }
+
+    #[test]
+    fn the_table_holds_every_placement_once_in_its_cell() {
+        for side in 1..=6 {
+            let table = QuadrantTable::new(side);
+            let mut want = brute_force(side);
+            assert_eq!(want.len() as u64, PLACEMENTS[side as usize]);
+            let mut got = Vec::new();
+            for rows in 0..1u32 << side {
+                for columns in 0..1u32 << side {
+                    for &p in table.pieces(rows, columns) {
+                        got.push((rows, columns, p as u32, (p >> 32) as u32));
+                    }
+                }
+            }
+            want.sort_unstable();
+            got.sort_unstable();
+            assert_eq!(got, want, "side {side}");
+        }
+    }
+
+    #[test]
+    fn sizes_grow_at_least_as_the_bound_says() {
+        for side in 8..PLACEMENTS.len() {
+            assert!(PLACEMENTS[side] >= PLACEMENTS[side - 1] * 7);
+        }
+        assert!(QuadrantTable::bytes(13) >= PLACEMENTS[12] * 9 * 8);
+        assert_eq!(QuadrantTable::bytes(4), 87 * 8 + 4 * 256);
+    }
+}

@@ -1,0 +1,157 @@
+//! The counting methods behind [`crate::count`], and the choice between them.
+//!
+//! Both split a count into sub-problems with stable ids and weights, so the engine, the
+//! progress bar, checkpoints, shards and MPI treat them alike:
+//! - backtracking ([`crate::split`] over [`crate::kernel`]): canonical border keys,
+//!   searched to the bottom;
+//! - the half-board join ([`crate::halves`]): canonical row sets, each counted by joining
+//!   precomputed quadrant placements.
+
+use crate::halves;
+use crate::split::Split;
+use std::fmt;
+
+/// A counting method.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Method {
+    /// Bitmask backtracking over border keys.
+    Backtrack,
+    /// The half-board join (meet in the middle).
+    Halves,
+}
+
+impl Method {
+    /// The name used on the command line and in JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Backtrack => "backtrack",
+            Method::Halves => "halves",
+        }
+    }
+
+    /// The method of a name, if any.
+    pub fn from_name(name: &str) -> Option<Method> {
+        [Method::Backtrack, Method::Halves]
+            .into_iter()
+            .find(|m| m.name() == name)
+    }
+}
+
+impl fmt::Display for Method {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Which method a count should use.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum MethodChoice {
+    /// The faster one for the board: [`auto_method`].
+    #[default]
+    Auto,
+    /// This one (the join hands boards below [`halves::MIN_N`] to backtracking).
+    Only(Method),
+}
+
+/// From this board size up, `auto` counts by halves (when its table fits in memory).
+///
+/// Measured on a 2-core Xeon with AVX-512 (`scripts/bench-methods.sh`, medians, one
+/// thread): N = 14: backtracking 0.04 s, halves 0.03 s; N = 15: 0.13 s vs 0.12 s;
+/// N = 16: 0.75 s vs 0.30 s. Below 14 both take a few milliseconds.
+pub const HALVES_FROM: usize = 12;
+
+/// The method `auto` picks for `n` (before checking memory).
+pub fn auto_method(n: usize) -> Method {
+    if n >= HALVES_FROM {
+        Method::Halves
+    } else {
+        Method::Backtrack
+    }
+}
+
+/// A count split into sub-problems by one method.
+pub enum Plan {
+    /// Border keys and their prefixes.
+    Backtrack(Split),
+    /// Row sets.
+    Halves(halves::Plan),
+}
+
+impl Plan {
+    /// Board side.
+    pub fn n(&self) -> usize {
+        match self {
+            Plan::Backtrack(split) => split.n,
+            Plan::Halves(plan) => plan.n,
+        }
+    }
+
+    /// The method.
+    pub fn method(&self) -> Method {
+        match self {
+            Plan::Backtrack(_) => Method::Backtrack,
+            Plan::Halves(_) => Method::Halves,
+        }
+    }
+
+    /// The split depth (backtracking; 0 for the join, whose pieces are row sets).
+    pub fn depth(&self) -> usize {
+        match self {
+            Plan::Backtrack(split) => split.depth,
+            Plan::Halves(_) => 0,
+        }
+    }
+
+    /// How many sub-problems.
+    pub fn len(&self) -> usize {
+        match self {
+            Plan::Backtrack(split) => split.subproblems.len(),
+            Plan::Halves(plan) => plan.len(),
+        }
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// What sub-problem `id`'s count stands for: the number of symmetric copies.
+    pub fn weight(&self, id: usize) -> u32 {
+        match self {
+            Plan::Backtrack(split) => split.weight(id),
+            Plan::Halves(plan) => plan.weight(id),
+        }
+    }
+
+    /// A rough relative cost of sub-problem `id`, to balance shards.
+    pub fn estimated_cost(&self, id: usize) -> f64 {
+        match self {
+            Plan::Backtrack(split) => {
+                let sub = &split.subproblems[id];
+                split.keys[sub.key_index as usize]
+                    .plan
+                    .estimated_cost(&sub.frame)
+            }
+            Plan::Halves(plan) => plan.estimated_cost(id),
+        }
+    }
+
+    /// Nodes counted while splitting (not part of any sub-problem).
+    pub fn prefix_nodes(&self) -> u64 {
+        match self {
+            Plan::Backtrack(split) => split.prefix_nodes,
+            Plan::Halves(_) => 0,
+        }
+    }
+
+    /// Bytes the plan holds for the whole count (the join's shared table; backtracking's
+    /// sub-problem list).
+    pub fn heap_bytes(&self) -> u64 {
+        match self {
+            Plan::Backtrack(split) => {
+                (split.subproblems.len() * std::mem::size_of::<crate::split::SubProblem>()) as u64
+            }
+            Plan::Halves(plan) => plan.heap_bytes(),
+        }
+    }
+}

@@ -1,0 +1,118 @@
+//! The half-board join against the published table, the naive oracle and backtracking,
+//! at several thread counts; and the choice between the methods.
+
+mod common;
+
+use nqueens::known::known;
+use nqueens::method::{HALVES_FROM, auto_method};
+use nqueens::{Count, Error, Method, MethodChoice, NoProgress, Options, count};
+
+fn by(method: Method, n: usize, threads: usize) -> Count {
+    count(
+        n,
+        &Options {
+            threads: Some(threads),
+            split_depth: None,
+            method: MethodChoice::Only(method),
+        },
+        &NoProgress,
+    )
+    .expect("valid options")
+}
+
+fn assert_matches_table(n: usize, got: &Count) {
+    let want = known(n).expect("published");
+    assert_eq!(
+        (
+            got.total,
+            got.unique,
+            got.orbits.c8,
+            got.orbits.c4,
+            got.orbits.c2
+        ),
+        (want.total, want.unique, want.c8, want.c4, want.c2),
+        "N = {n}"
+    );
+}
+
+#[test]
+fn halves_match_the_table_and_backtracking_at_1_2_and_3_threads() {
+    for n in 4..=15 {
+        let backtrack = by(Method::Backtrack, n, 2);
+        for threads in 1..=3 {
+            let halves = by(Method::Halves, n, threads);
+            assert_eq!(halves.method, Method::Halves);
+            assert_eq!(halves.threads, threads);
+            assert_matches_table(n, &halves);
+            assert_eq!(
+                (halves.total, halves.unique, halves.orbits),
+                (backtrack.total, backtrack.unique, backtrack.orbits),
+                "N = {n}, {threads} threads"
+            );
+        }
+    }
+}
+
+#[test]
+fn halves_agree_with_the_naive_oracle_up_to_10() {
+    for n in 4..=10 {
+        let (total, unique, [c8, c4, c2, _]) = common::orbit_census(n);
+        let got = by(Method::Halves, n, 2);
+        assert_eq!(
+            (
+                got.total,
+                got.unique,
+                got.orbits.c8,
+                got.orbits.c4,
+                got.orbits.c2
+            ),
+            (total, unique, c8, c4, c2),
+            "N = {n}"
+        );
+    }
+}
+
+#[test]
+#[ignore = "slow: about a minute in release mode on 2 cores"]
+fn halves_match_the_table_for_n_16_to_19() {
+    for n in 16..=19 {
+        assert_matches_table(n, &by(Method::Halves, n, 2));
+    }
+}
+
+#[test]
+fn the_smallest_boards_go_to_backtracking() {
+    for n in 1..=3 {
+        let got = by(Method::Halves, n, 1);
+        assert_eq!(got.method, Method::Backtrack, "N = {n}");
+        assert_eq!(got.total, known(n).unwrap().total);
+    }
+}
+
+#[test]
+fn auto_picks_halves_from_the_threshold_up() {
+    assert_eq!(auto_method(HALVES_FROM - 1), Method::Backtrack);
+    assert_eq!(auto_method(HALVES_FROM), Method::Halves);
+    let got = count(HALVES_FROM, &Options::default(), &NoProgress).unwrap();
+    assert_eq!(got.method, Method::Halves);
+    assert_eq!(got.total, known(HALVES_FROM).unwrap().total);
+}
+
+#[test]
+fn a_board_whose_tables_cannot_fit_is_refused_before_the_work() {
+    let options = Options {
+        method: MethodChoice::Only(Method::Halves),
+        ..Options::default()
+    };
+    let started = std::time::Instant::now();
+    match count(32, &options, &NoProgress) {
+        Err(Error::Memory { n, needed, .. }) => {
+            assert_eq!(n, 32);
+            assert!(needed > 1 << 40, "a table of side 16 needs terabytes");
+        }
+        other => panic!("expected a memory refusal, got {other:?}"),
+    }
+    assert!(started.elapsed().as_secs() < 5, "refused before any work");
+    let message = count(32, &options, &NoProgress).unwrap_err().to_string();
+    assert!(message.contains("--method backtrack"), "{message}");
+}
