@@ -55,10 +55,12 @@ pub enum MethodChoice {
 
 /// From this board size up, `auto` counts by halves (when its table fits in memory).
 ///
-/// Measured on a 2-core Xeon with AVX-512 (`scripts/bench-methods.sh`, medians, one
-/// thread): N = 14: backtracking 0.04 s, halves 0.03 s; N = 15: 0.13 s vs 0.12 s;
-/// N = 16: 0.75 s vs 0.30 s. Below 14 both take a few milliseconds.
-pub const HALVES_FROM: usize = 12;
+/// Measured on the team's 2-core Xeon with AVX-512 (`verify 4..14 --cross-check`, 2
+/// threads; `scripts/bench-vs-anchors.sh`, 1 thread, medians): backtracking vs halves at
+/// N = 10: 0.003 s vs 0.001 s; N = 12: 0.007 s vs 0.002 s; N = 14: 0.044 s vs 0.017 s;
+/// N = 16: 1.33 s vs 0.45 s; N = 17: 8.9 s vs 1.7 s. Below 10 both take a millisecond or
+/// two, and backtracking needs no table.
+pub const HALVES_FROM: usize = 10;
 
 /// The method `auto` picks for `n` (before checking memory).
 pub fn auto_method(n: usize) -> Method {

@@ -136,31 +136,46 @@ fn damaged_or_foreign_checkpoints_are_refused_and_left_alone() {
     let dir = tempfile::tempdir().unwrap();
     let cp = dir.path().join("run.json");
     nqueens()
-        .args(["count", "10", "--checkpoint"])
+        .args(["count", "10", "--method", "backtrack", "--checkpoint"])
         .arg(&cp)
         .assert()
         .success();
     let good = std::fs::read_to_string(&cp).unwrap();
     // Another N.
     nqueens()
-        .args(["count", "11", "--checkpoint"])
+        .args(["count", "11", "--method", "backtrack", "--checkpoint"])
         .arg(&cp)
         .assert()
         .code(2)
         .stderr(predicate::str::contains("N = 10").and(predicate::str::contains("left unchanged")));
     // Another split depth.
     nqueens()
-        .args(["count", "10", "--split-depth", "2", "--checkpoint"])
+        .args([
+            "count",
+            "10",
+            "--method",
+            "backtrack",
+            "--split-depth",
+            "2",
+            "--checkpoint",
+        ])
         .arg(&cp)
         .assert()
         .code(2);
+    // Another method.
+    nqueens()
+        .args(["count", "10", "--method", "halves", "--checkpoint"])
+        .arg(&cp)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("by backtrack"));
     assert_eq!(std::fs::read_to_string(&cp).unwrap(), good);
     // A damaged file.
     let damaged = good.replacen("\"done\":[[0,", "\"done\":[[1,", 1);
     assert_ne!(damaged, good);
     std::fs::write(&cp, &damaged).unwrap();
     nqueens()
-        .args(["count", "10", "--checkpoint"])
+        .args(["count", "10", "--method", "backtrack", "--checkpoint"])
         .arg(&cp)
         .assert()
         .code(2)

@@ -483,6 +483,72 @@ mod tests {
         }
     }
 
+    /// Every solution of the `n` board as `column[row]`, by plain backtracking.
+    fn all_solutions(n: usize) -> Vec<Vec<usize>> {
+        fn extend(n: usize, placed: &mut Vec<usize>, found: &mut Vec<Vec<usize>>) {
+            if placed.len() == n {
+                found.push(placed.clone());
+                return;
+            }
+            let row = placed.len();
+            for column in 0..n {
+                let free = placed
+                    .iter()
+                    .enumerate()
+                    .all(|(r, &c)| c != column && row - r != column.abs_diff(c));
+                if free {
+                    placed.push(column);
+                    extend(n, placed, found);
+                    placed.pop();
+                }
+            }
+        }
+        let mut found = Vec::new();
+        extend(n, &mut Vec::new(), &mut found);
+        found
+    }
+
+    /// What the module docs say each row set's count must be, from the solutions
+    /// themselves: central ones count 1; a queen on a long diagonal in East counts 0; else
+    /// 2 per long diagonal occupied in West, and the row set's plain weight when none is.
+    #[test]
+    fn each_row_set_counts_what_the_symmetry_argument_says() {
+        for n in MIN_N..=10 {
+            let plan = Plan::new(n, u64::MAX).unwrap();
+            let mut scratch = plan.scratch(Kernel::detect());
+            let west = n / 2;
+            let mut want = std::collections::HashMap::<u32, u64>::new();
+            for solution in all_solutions(n) {
+                let rows = (0..n)
+                    .filter(|&r| solution[r] >= west)
+                    .fold(0u32, |set, r| set | 1 << r);
+                let main = (0..n).find(|&r| solution[r] == r);
+                let anti = (0..n).find(|&r| solution[r] == n - 1 - r);
+                let east = |r: Option<usize>| r.is_some_and(|r| solution[r] >= west);
+                let central = n % 2 == 1 && solution[n / 2] == n / 2;
+                let weight = if central {
+                    1
+                } else if east(main) || east(anti) {
+                    0
+                } else if main.is_none() && anti.is_none() {
+                    plan.plain_weight(rows)
+                } else {
+                    1 << (u32::from(main.is_some()) + u32::from(anti.is_some()))
+                };
+                *want.entry(rows).or_default() += weight;
+            }
+            for id in 0..plan.len() {
+                let rows = plan.row_set(id);
+                let got = plan.solve(id, &mut scratch).solutions;
+                assert_eq!(
+                    got,
+                    want.get(&rows).copied().unwrap_or(0),
+                    "n = {n}, rows {rows:b}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn subsets_come_in_increasing_order() {
         let mut seen = Vec::new();

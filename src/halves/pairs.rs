@@ -43,6 +43,14 @@ impl Kernel {
         Kernel::Portable
     }
 
+    /// The kernel's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kernel::Portable => "portable",
+            Kernel::Avx512 => "avx512",
+        }
+    }
+
     /// Every kernel this CPU runs, the portable one first.
     pub fn available() -> Vec<Kernel> {
         let mut all = vec![Kernel::Portable];
