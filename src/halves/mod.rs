@@ -135,18 +135,22 @@ impl Geometry {
     /// The contact key of a quadrant placement whose local square (0, 0) is the board's
     /// (`row`, `column`). Board diagonals: d1 = r + c, d2 = r - c + n - 1; the bands are
     /// d1 in `[w, n + w - 2]` and d2 in `[n - w, 2n - 2 - w]`.
-    fn key(&self, piece: u64, row: u32, column: u32) -> u64 {
-        let shift = |bits: u64, by: i64| if by >= 0 { bits << by } else { bits >> -by };
-        let (d1, d2) = (piece & 0xffff_ffff, piece >> 32);
+    fn key_shape(&self, row: u32, column: u32) -> KeyShape {
         let (row, column, west, side) = (
             i64::from(row),
             i64::from(column),
             i64::from(self.west),
             i64::from(self.side),
         );
-        let k1 = shift(d1, row + column - west) & self.band;
-        let k2 = shift(d2, row - column + west - side) & self.band;
-        k1 | k2 << (self.n - 1)
+        let (d1, d2) = (row + column - west, row - column + west - side);
+        KeyShape {
+            d1_left: d1.max(0) as u32,
+            d1_right: (-d1).max(0) as u32,
+            d2_left: d2.max(0) as u32,
+            d2_right: (-d2).max(0) as u32,
+            band: self.band,
+            d2_at: self.n - 1,
+        }
     }
 
     /// Appends to `out` the key of every half-board of `half` on these rows (the key of a
@@ -164,16 +168,22 @@ impl Geometry {
         let north_rows = rows & ((1 << self.west) - 1);
         let south_rows = rows >> self.west;
         let k = north_rows.count_ones();
-        let all_columns = (1u32 << half.width) - 1;
-        let central = half.east && self.n % 2 == 1;
         let long = if drop_long {
             self.main_diagonal() | self.anti_diagonal()
         } else {
             0
         };
+        let south_cache = &mut scratch.south[usize::from(half.east)];
+        if south_cache.holds != Some((south_rows, drop_long)) {
+            south_cache.fill(self, table, half, south_rows, drop_long);
+        }
+        let north_shape = self.key_shape(0, half.column);
+        let mut split = 0;
         for_each_subset(half.width, k, |columns| {
+            let (from, to) = south_cache.ranges[split];
+            split += 1;
+            let south = &south_cache.pieces[from as usize..to as usize];
             let north = table.pieces(north_rows, columns);
-            let south = table.pieces(south_rows, all_columns ^ columns);
             if north.is_empty() || south.is_empty() {
                 return;
             }
@@ -181,21 +191,11 @@ impl Geometry {
             // starts `west` rows lower), so that a pair is tested with one AND.
             scratch.north.clear();
             scratch.north.extend(north.iter().filter_map(|&p| {
-                let key = self.key(p, 0, half.column);
+                let key = north_shape.key(p);
                 let moved = ((p & 0xffff_ffff) >> self.west) | ((p >> 32) >> self.west) << 32;
                 (key & long == 0).then_some((moved, key))
             }));
-            scratch.south.clear();
-            scratch.south.extend(south.iter().filter_map(|&p| {
-                let key = self.key(p, self.west, half.column);
-                if central && p & 1 != 0 {
-                    // The centre queen: its long diagonals are its own.
-                    Some((p, key | CENTRAL))
-                } else {
-                    (key & long == 0).then_some((p, key))
-                }
-            }));
-            let (north, south) = (&scratch.north, &scratch.south);
+            let north = &scratch.north;
             let start = out.len();
             out.resize(start + north.len() * south.len(), 0);
             let slots = &mut out[start..];
@@ -448,11 +448,77 @@ pub struct Scratch {
     half: HalfScratch,
 }
 
-/// The two quadrants' pieces of one column split, ready to pair: (diagonals, key).
+/// Where a quadrant's diagonals fall in the contact key: shifts for each band.
+#[derive(Clone, Copy)]
+struct KeyShape {
+    d1_left: u32,
+    d1_right: u32,
+    d2_left: u32,
+    d2_right: u32,
+    band: u64,
+    d2_at: u32,
+}
+
+impl KeyShape {
+    /// The contact key of a piece (`d1 | d2 << 32`) placed in this quadrant.
+    #[inline]
+    fn key(&self, piece: u64) -> u64 {
+        let (d1, d2) = (piece & 0xffff_ffff, piece >> 32);
+        let k1 = ((d1 << self.d1_left) >> self.d1_right) & self.band;
+        let k2 = ((d2 << self.d2_left) >> self.d2_right) & self.band;
+        k1 | k2 << self.d2_at
+    }
+}
+
+/// One thread's buffers for building half-boards: the north pieces of one column split,
+/// and per half the south pieces of every split, ready to pair as (diagonals, key).
 #[derive(Default)]
 struct HalfScratch {
     north: Vec<(u64, u64)>,
-    south: Vec<(u64, u64)>,
+    south: [SouthPieces; 2],
+}
+
+/// The south quadrant's pieces of every column split of a half, prepared once for a set
+/// of south rows: consecutive row sets share their south rows (the high bits), so this
+/// is reused across them.
+#[derive(Default)]
+struct SouthPieces {
+    /// The south rows and the long-diagonal filter these pieces are for.
+    holds: Option<(u32, bool)>,
+    /// For each column split, in the order `for_each_subset` gives them, its range.
+    ranges: Vec<(u32, u32)>,
+    pieces: Vec<(u64, u64)>,
+}
+
+impl SouthPieces {
+    fn fill(&mut self, g: &Geometry, table: &QuadrantTable, half: Half, rows: u32, drop_long: bool) {
+        self.ranges.clear();
+        self.pieces.clear();
+        let long = if drop_long {
+            g.main_diagonal() | g.anti_diagonal()
+        } else {
+            0
+        };
+        let central = half.east && g.n % 2 == 1;
+        let shape = g.key_shape(g.west, half.column);
+        let all_columns = (1u32 << half.width) - 1;
+        let north_queens = half.width - rows.count_ones();
+        for_each_subset(half.width, north_queens, |north_columns| {
+            let start = self.pieces.len() as u32;
+            let south = table.pieces(rows, all_columns ^ north_columns);
+            self.pieces.extend(south.iter().filter_map(|&p| {
+                let key = shape.key(p);
+                if central && p & 1 != 0 {
+                    // The centre queen: its long diagonals are its own.
+                    Some((p, key | CENTRAL))
+                } else {
+                    (key & long == 0).then_some((p, key))
+                }
+            }));
+            self.ranges.push((start, self.pieces.len() as u32));
+        });
+        self.holds = Some((rows, drop_long));
+    }
 }
 
 #[cfg(test)]
