@@ -122,6 +122,17 @@ impl Geometry {
         2 * (self.n - 1)
     }
 
+    /// The key bits the pair counter may sort patterns by, best first: diagonals beside
+    /// the long ones, which many half-boards of both sides hold (east patterns never hold
+    /// the long ones themselves).
+    fn cut_bits(&self) -> Vec<u32> {
+        let (d1, d2) = (self.side - 1, self.n - 1 + self.west - 1);
+        [d1 - 1, d2 + 1, d1 + 1, d2 - 1]
+            .into_iter()
+            .filter(|&bit| bit < self.key_bits())
+            .collect()
+    }
+
     /// The key bit of the main diagonal (`r = c`, d2 = n - 1).
     fn main_diagonal(&self) -> u64 {
         1 << (self.n - 1 + self.west - 1)
@@ -412,8 +423,8 @@ impl Plan {
                 _ => one.push(key),
             }
         }
-        let counter = &scratch.counter;
-        let count = |items: &[u64]| {
+        let counter = &mut scratch.counter;
+        let mut count = |items: &[u64]| {
             if items.is_empty() {
                 0
             } else {
@@ -430,7 +441,7 @@ impl Plan {
     /// Buffers for one thread's counts.
     pub fn scratch(&self, kernel: Kernel) -> Scratch {
         Scratch {
-            counter: PairCounter::new(self.geometry.key_bits(), kernel),
+            counter: PairCounter::new(self.geometry.key_bits(), &self.geometry.cut_bits(), kernel),
             patterns: Vec::new(),
             west: Vec::new(),
             items: Default::default(),

@@ -62,32 +62,114 @@ impl Kernel {
 }
 
 /// Patterns prepared for counting; reusable (its buffers are kept between loads).
+///
+/// Many patterns are first sorted into buckets by a few *cut* bits; an item visits only
+/// the buckets whose cut bits it does not share, so pairs that clash on a cut bit are
+/// never looked at. Cut bits should be ones that many keys of both sides hold. Each
+/// bucket should still fill a few blocks, so the number of cuts grows with the patterns.
 pub struct PairCounter {
     kernel: Kernel,
     chunks: usize,
-    /// Few patterns, kept as they are.
-    plain: Vec<u64>,
-    /// Blocks of `chunks * CHUNK_MASKS` masks each.
-    sliced: Vec<Lanes>,
-    /// Scratch: per key bit, the block's patterns that lack it.
+    /// The candidate cut bits, best first.
+    cut_bits: Vec<u32>,
+    /// How many of them the loaded patterns use.
+    cuts: usize,
+    /// One bucket per value of the cut bits.
+    buckets: Vec<Bucket>,
+    /// Scratch: patterns and items sorted by the value of their cut bits.
+    by_cut: Vec<Vec<u64>>,
+    items_by_cut: Vec<Vec<u64>>,
+    /// Scratch: per key bit, a block's patterns that lack it.
     lacking: Vec<Lanes>,
 }
 
+/// Patterns per bucket below which one cut bit fewer is used.
+const BUCKET_MIN: usize = 1024;
+
+/// The patterns of one bucket: few as they are, or many in bit-sliced blocks.
+#[derive(Default)]
+struct Bucket {
+    plain: Vec<u64>,
+    /// Blocks of `chunks * CHUNK_MASKS` masks each.
+    sliced: Vec<Lanes>,
+}
+
 impl PairCounter {
-    /// An empty counter for keys of `key_bits` bits, counting with `kernel`.
-    pub fn new(key_bits: u32, kernel: Kernel) -> PairCounter {
-        assert!(key_bits <= 64);
+    /// An empty counter for keys of `key_bits` bits, counting with `kernel`, which may
+    /// sort patterns by the key bits `cut_bits` (best first, at most 8).
+    pub fn new(key_bits: u32, cut_bits: &[u32], kernel: Kernel) -> PairCounter {
+        assert!(key_bits <= 64 && cut_bits.len() <= 8);
+        assert!(cut_bits.iter().all(|&c| c < key_bits));
+        let buckets = 1 << cut_bits.len();
         PairCounter {
             kernel,
             chunks: key_bits.div_ceil(CHUNK_BITS).max(1) as usize,
-            plain: Vec::new(),
-            sliced: Vec::new(),
+            cut_bits: cut_bits.to_vec(),
+            cuts: 0,
+            buckets: (0..buckets).map(|_| Bucket::default()).collect(),
+            by_cut: vec![Vec::new(); buckets],
+            items_by_cut: vec![Vec::new(); buckets],
             lacking: vec![Lanes([0; 8]); key_bits.max(1) as usize],
         }
     }
 
+    /// The value of a key's cut bits.
+    #[inline]
+    fn cut_value(&self, key: u64) -> usize {
+        self.cut_bits[..self.cuts]
+            .iter()
+            .enumerate()
+            .fold(0, |v, (i, &bit)| v | ((key >> bit) as usize & 1) << i)
+    }
+
     /// Replaces the patterns.
     pub fn load(&mut self, patterns: &[u64]) {
+        self.cuts = 0;
+        while self.cuts < self.cut_bits.len() && patterns.len() >> self.cuts >= 2 * BUCKET_MIN {
+            self.cuts += 1;
+        }
+        let buckets = 1 << self.cuts;
+        let mut by_cut = std::mem::take(&mut self.by_cut);
+        for group in &mut by_cut[..buckets] {
+            group.clear();
+        }
+        for &p in patterns {
+            by_cut[self.cut_value(p)].push(p);
+        }
+        for (bucket, group) in self.buckets.iter_mut().zip(&by_cut[..buckets]) {
+            bucket.load(group, self.chunks, &mut self.lacking);
+        }
+        self.by_cut = by_cut;
+    }
+
+    /// How many (pattern, item) pairs share no bit.
+    pub fn count(&mut self, items: &[u64]) -> u64 {
+        if self.cuts == 0 {
+            return self.buckets[0].count(items, self.chunks, self.kernel);
+        }
+        let buckets = 1 << self.cuts;
+        let mut items_by_cut = std::mem::take(&mut self.items_by_cut);
+        for group in &mut items_by_cut[..buckets] {
+            group.clear();
+        }
+        for &item in items {
+            items_by_cut[self.cut_value(item)].push(item);
+        }
+        let mut total = 0;
+        for (cut, bucket) in self.buckets[..buckets].iter().enumerate() {
+            for (item_cut, group) in items_by_cut[..buckets].iter().enumerate() {
+                if cut & item_cut == 0 && !group.is_empty() {
+                    total += bucket.count(group, self.chunks, self.kernel);
+                }
+            }
+        }
+        self.items_by_cut = items_by_cut;
+        total
+    }
+}
+
+impl Bucket {
+    fn load(&mut self, patterns: &[u64], chunks: usize, lacking: &mut [Lanes]) {
         self.plain.clear();
         self.sliced.clear();
         if patterns.len() < MIN_SLICED {
@@ -95,22 +177,22 @@ impl PairCounter {
             return;
         }
         for block in patterns.chunks(BLOCK) {
-            self.push_block(block);
+            self.push_block(block, chunks, lacking);
         }
     }
 
-    fn push_block(&mut self, block: &[u64]) {
-        let key_bits = self.lacking.len();
+    fn push_block(&mut self, block: &[u64], chunks: usize, lacking: &mut [Lanes]) {
+        let key_bits = lacking.len();
         // Sixty-four patterns at a time: transposed, row `b` holds their bit `b`.
         for (word, group) in block.chunks(64).enumerate() {
             let mut rows = [0u64; 64];
             rows[..group.len()].copy_from_slice(group);
             transpose(&mut rows);
-            for (lanes, row) in self.lacking.iter_mut().zip(rows) {
+            for (lanes, row) in lacking.iter_mut().zip(rows) {
                 lanes.0[word] = !row;
             }
         }
-        for lanes in &mut self.lacking[..key_bits] {
+        for lanes in lacking.iter_mut() {
             for word in &mut lanes.0[block.len().div_ceil(64)..] {
                 *word = !0;
             }
@@ -126,7 +208,7 @@ impl PairCounter {
                 (1u64 << filled) - 1
             };
         }
-        for chunk in 0..self.chunks {
+        for chunk in 0..chunks {
             let base = self.sliced.len();
             let first = if chunk == 0 { present } else { Lanes([!0; 8]) };
             self.sliced.push(first);
@@ -135,7 +217,7 @@ impl PairCounter {
                 let bit = chunk * CHUNK_BITS as usize + low;
                 let mut lanes = self.sliced[base + (value & (value - 1))];
                 if bit < key_bits {
-                    for (w, l) in lanes.0.iter_mut().zip(self.lacking[bit].0) {
+                    for (w, l) in lanes.0.iter_mut().zip(lacking[bit].0) {
                         *w &= l;
                     }
                 }
@@ -144,8 +226,7 @@ impl PairCounter {
         }
     }
 
-    /// How many (pattern, item) pairs share no bit.
-    pub fn count(&self, items: &[u64]) -> u64 {
+    fn count(&self, items: &[u64], chunks: usize, kernel: Kernel) -> u64 {
         let plain: u64 = items
             .iter()
             .map(|&item| self.plain.iter().filter(|&&p| p & item == 0).count() as u64)
@@ -153,11 +234,11 @@ impl PairCounter {
         if self.sliced.is_empty() {
             return plain;
         }
-        let sliced = match self.kernel {
-            Kernel::Portable => count_sliced_portable(&self.sliced, self.chunks, items),
+        let sliced = match kernel {
+            Kernel::Portable => count_sliced_portable(&self.sliced, chunks, items),
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `Kernel::Avx512` is only chosen when the CPU has these features.
-            Kernel::Avx512 => unsafe { avx512::count_sliced(&self.sliced, self.chunks, items) },
+            Kernel::Avx512 => unsafe { avx512::count_sliced(&self.sliced, chunks, items) },
             #[cfg(not(target_arch = "x86_64"))]
             Kernel::Avx512 => unreachable!("AVX-512 is only detected on x86-64"),
         };
@@ -257,9 +338,16 @@ mod tests {
     fn every_kernel_counts_what_a_double_loop_counts() {
         let mut rng = fastrand::Rng::with_seed(7);
         for kernel in Kernel::available() {
-            for key_bits in [1u32, 5, 13, 30, 38, 62] {
-                let mut counter = PairCounter::new(key_bits, kernel);
-                for len in [0usize, 1, 47, 48, 511, 512, 513, 1500] {
+            for (key_bits, cut_bits) in [
+                (1u32, &[][..]),
+                (5, &[2][..]),
+                (13, &[][..]),
+                (30, &[3, 17, 20][..]),
+                (38, &[0, 9, 18, 37][..]),
+                (62, &[61][..]),
+            ] {
+                let mut counter = PairCounter::new(key_bits, cut_bits, kernel);
+                for len in [0usize, 1, 47, 48, 511, 512, 513, 1500, 2048, 4100, 9000] {
                     // Sparse keys, as half-boards have: each bit set with probability ~1/4.
                     let key = |rng: &mut fastrand::Rng| {
                         (0..key_bits).fold(0u64, |k, b| k | u64::from(rng.u8(..4) == 0) << b)
