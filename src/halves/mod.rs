@@ -412,17 +412,24 @@ impl Plan {
         );
         nodes += west.len() as u64;
         let plain_weight = self.plain_weight(east_rows);
-        let [plain, one, both] = &mut scratch.items;
-        for items in [&mut *plain, &mut *one, &mut *both] {
-            items.clear();
-        }
+        // Sort the west keys by class (how many long diagonals they hold: 0, 1 or 2):
+        // count, then place, without a branch per key.
+        let class = |key: u64| usize::from(key & main != 0) + usize::from(key & anti != 0);
+        let mut sizes = [0usize; 3];
         for &key in west.iter() {
-            match (key & main != 0, key & anti != 0) {
-                (false, false) => plain.push(key),
-                (true, true) => both.push(key),
-                _ => one.push(key),
-            }
+            sizes[class(key)] += 1;
         }
+        let mut next = [0, sizes[0], sizes[0] + sizes[1]];
+        let sorted = &mut scratch.items;
+        sorted.clear();
+        sorted.resize(west.len(), 0);
+        for &key in west.iter() {
+            let c = class(key);
+            sorted[next[c]] = key;
+            next[c] += 1;
+        }
+        let (plain, rest) = sorted.split_at(sizes[0]);
+        let (one, both) = rest.split_at(sizes[1]);
         let counter = &mut scratch.counter;
         let mut count = |items: &[u64]| {
             if items.is_empty() {
@@ -444,7 +451,7 @@ impl Plan {
             counter: PairCounter::new(self.geometry.key_bits(), &self.geometry.cut_bits(), kernel),
             patterns: Vec::new(),
             west: Vec::new(),
-            items: Default::default(),
+            items: Vec::new(),
             half: HalfScratch::default(),
         }
     }
@@ -455,7 +462,8 @@ pub struct Scratch {
     counter: PairCounter,
     patterns: Vec<u64>,
     west: Vec<u64>,
-    items: [Vec<u64>; 3],
+    /// The west keys sorted by class.
+    items: Vec<u64>,
     half: HalfScratch,
 }
 

@@ -12,7 +12,7 @@
 //! (VPOPCNTQ) chosen at run time when the CPU has it.
 
 /// Key bits precomputed together: each chunk of a key selects one of `2^CHUNK_BITS` masks.
-pub const CHUNK_BITS: u32 = 4;
+pub const CHUNK_BITS: u32 = 5;
 const CHUNK_MASKS: usize = 1 << CHUNK_BITS;
 /// Patterns per block.
 pub const BLOCK: usize = 512;
