@@ -12,8 +12,9 @@
 //! The 1x1 board's one solution is fixed by all eight symmetries: an orbit of one, counted
 //! as `c1` (computed, like the rest, by searching for it).
 
+use crate::cpu::Kernel;
 use crate::fixed::count_fixed;
-use crate::halves::{self, pairs::Kernel};
+use crate::halves;
 use crate::kernel::{MAX_N, Tally, count_stream};
 use crate::method::{Method, MethodChoice, Plan, auto_method};
 use crate::split::Split;
@@ -50,6 +51,8 @@ pub struct Options {
     pub split_depth: Option<usize>,
     /// The counting method.
     pub method: MethodChoice,
+    /// The kernel level; `None` takes the fastest this CPU runs ([`Kernel::detect`]).
+    pub kernel: Option<Kernel>,
 }
 
 /// Largest split depth accepted: deeper prefixes only multiply the bookkeeping.
@@ -96,6 +99,8 @@ pub struct Count {
     pub threads: usize,
     /// The method that counted the total.
     pub method: Method,
+    /// The kernel level it ran.
+    pub kernel: Kernel,
 }
 
 /// Why a count could not run.
@@ -111,6 +116,8 @@ pub enum Error {
     Pool(String),
     /// Results are missing for this many sub-problems.
     Incomplete(usize),
+    /// The kernel is not one this CPU runs.
+    Kernel(Kernel),
     /// The half-board join's tables for board `n` need more memory than is available.
     Memory {
         /// Board side.
@@ -138,6 +145,14 @@ impl fmt::Display for Error {
             Error::Pool(why) => write!(f, "could not start the thread pool: {why}"),
             Error::Incomplete(missing) => {
                 write!(f, "the results of {missing} sub-problems are missing")
+            }
+            Error::Kernel(kernel) => {
+                let here: Vec<&str> = Kernel::available().iter().map(|k| k.name()).collect();
+                write!(
+                    f,
+                    "kernel {kernel} is not available on this CPU: it runs {}",
+                    here.join(", ")
+                )
             }
             Error::Memory {
                 n,
@@ -198,6 +213,7 @@ pub struct Engine {
     pool: rayon::ThreadPool,
     split_depth: Option<usize>,
     method: MethodChoice,
+    kernel: Kernel,
 }
 
 impl Engine {
@@ -205,6 +221,10 @@ impl Engine {
     pub fn new(options: &Options) -> Result<Engine, Error> {
         if let Some(depth) = options.split_depth.filter(|&d| d > MAX_SPLIT_DEPTH) {
             return Err(Error::SplitDepth(depth));
+        }
+        let kernel = options.kernel.unwrap_or_else(Kernel::detect);
+        if !kernel.is_available() {
+            return Err(Error::Kernel(kernel));
         }
         let mut pool = rayon::ThreadPoolBuilder::new();
         match options.threads {
@@ -216,6 +236,7 @@ impl Engine {
             pool: pool.build().map_err(|e| Error::Pool(e.to_string()))?,
             split_depth: options.split_depth,
             method: options.method,
+            kernel,
         })
     }
 
@@ -295,7 +316,7 @@ impl Engine {
             Plan::Halves(plan) => {
                 // One row set at a time from a shared cursor, each thread with its own
                 // buffers.
-                let kernel = Kernel::detect();
+                let kernel = self.kernel;
                 let finished = self.pool.broadcast(|_| {
                     let mut scratch = plan.scratch(kernel);
                     let mut finished = Vec::new();
@@ -320,6 +341,7 @@ impl Engine {
         let finished = self.pool.broadcast(|_| {
             let mut finished = Vec::new();
             count_stream(
+                self.kernel,
                 || {
                     if stopped() {
                         return None;
@@ -377,6 +399,7 @@ impl Engine {
             split_depth: plan.depth(),
             threads: self.threads(),
             method: plan.method(),
+            kernel: self.kernel,
         })
     }
 }

@@ -11,11 +11,12 @@
 //! Free rows need not be consecutive: rows taken by pre-placed queens are skipped by
 //! shifting the diagonal masks by the distance between consecutive free rows.
 //!
-//! Two kernels implement the same rule and give the same tallies, node counts included:
-//! the portable one here ([`count_scalar`]) visits one queen at a time, and where the build
-//! targets AVX-512 the `avx512` one expands all candidate columns of a row at once and
-//! interleaves several searches per thread ([`count_stream`]). Every entry point picks the
-//! fastest available; the tests hold the two to each other.
+//! The kernels implement the same rule and give the same tallies, node counts included:
+//! the scalar search here visits one queen at a time (built twice: portable, and for
+//! AVX2/BMI2/POPCNT), and on CPUs with AVX-512 the `avx512` one expands all candidate
+//! columns of a row at once and interleaves several searches per thread
+//! ([`count_stream`]). Which one runs is decided at run time ([`crate::cpu::Kernel`]), so
+//! one binary is fast on every CPU; the tests hold each to the portable one.
 //!
 //! The kernels are pure functions of their inputs: no allocation, no atomics, no I/O.
 //!
@@ -29,12 +30,10 @@
 /// Largest board side the engine supports: masks are `u32`.
 pub const MAX_N: usize = 32;
 
-#[cfg(all(
-    target_arch = "x86_64",
-    target_feature = "avx512f",
-    target_feature = "avx512bw"
-))]
+#[cfg(target_arch = "x86_64")]
 mod avx512;
+
+use crate::cpu::Kernel;
 
 /// Solutions and search nodes found by one search.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -274,7 +273,7 @@ impl Level {
 pub fn count_completions(plan: &RowPlan, start: &Frame) -> Tally {
     let mut job = Some((0, plan, *start));
     let mut tally = Tally::default();
-    count_stream(|| job.take(), |_, found| tally = found);
+    count_stream(Kernel::detect(), || job.take(), |_, found| tally = found);
     tally
 }
 
@@ -286,26 +285,37 @@ pub fn count_completions(plan: &RowPlan, start: &Frame) -> Tally {
 /// latency, so one call should be given many jobs; otherwise this is [`count_scalar`] job
 /// by job.
 pub fn count_stream<'a>(
+    kernel: Kernel,
     mut next_job: impl FnMut() -> Option<(usize, &'a RowPlan, Frame)>,
     mut done: impl FnMut(usize, Tally),
 ) {
-    #[cfg(all(
-        target_arch = "x86_64",
-        target_feature = "avx512f",
-        target_feature = "avx512bw"
-    ))]
-    {
-        // SAFETY: this build targets AVX-512 F and BW (the `cfg` above), so the machine
-        // running it has them.
-        unsafe { avx512::count_stream(&mut next_job, &mut done) }
+    assert!(
+        kernel.is_available(),
+        "kernel {kernel} is not available here"
+    );
+    match kernel {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the CPU has AVX-512 F and BW (checked above).
+        Kernel::Avx512 => unsafe { avx512::count_stream(&mut next_job, &mut done) },
+        _ => {
+            while let Some((id, plan, start)) = next_job() {
+                done(id, count_with(kernel, plan, &start));
+            }
+        }
     }
-    #[cfg(not(all(
-        target_arch = "x86_64",
-        target_feature = "avx512f",
-        target_feature = "avx512bw"
-    )))]
-    while let Some((id, plan, start)) = next_job() {
-        done(id, count_scalar(plan, &start));
+}
+
+/// Counts every completion of `start` on `plan` with the scalar search compiled for
+/// `kernel`'s level (AVX-512 runs the AVX2 build here: its vector kernel needs streams).
+pub fn count_with(kernel: Kernel, plan: &RowPlan, start: &Frame) -> Tally {
+    match first_row(plan, start) {
+        #[cfg(target_arch = "x86_64")]
+        Some(first) if kernel >= Kernel::Avx2 && Kernel::Avx2.is_available() => {
+            // SAFETY: the CPU has the AVX2 level's features (checked just above).
+            unsafe { search_scalar_avx2(plan, start, first) }
+        }
+        Some(first) => search_scalar(plan, start, first),
+        None => small_count(plan, start),
     }
 }
 
@@ -338,10 +348,7 @@ fn small_count(plan: &RowPlan, start: &Frame) -> Tally {
 
 /// Counts every completion of `start` on `plan` with the portable kernel alone.
 pub fn count_scalar(plan: &RowPlan, start: &Frame) -> Tally {
-    match first_row(plan, start) {
-        Some(first) => search_scalar(plan, start, first),
-        None => small_count(plan, start),
-    }
+    count_with(Kernel::Portable, plan, start)
 }
 
 /// The portable search, iterative with an explicit stack, from a start with at least three
@@ -353,6 +360,20 @@ pub fn count_scalar(plan: &RowPlan, start: &Frame) -> Tally {
 /// exactly one solution, and they are counted with a popcount.
 #[inline(never)]
 fn search_scalar(plan: &RowPlan, start: &Frame, first: u32) -> Tally {
+    search_body(plan, start, first)
+}
+
+/// [`search_scalar`] compiled for AVX2, BMI1/2, POPCNT and LZCNT.
+#[cfg(target_arch = "x86_64")]
+#[inline(never)]
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+fn search_scalar_avx2(plan: &RowPlan, start: &Frame, first: u32) -> Tally {
+    search_body(plan, start, first)
+}
+
+/// The body of the scalar search, inlined into each build of it.
+#[inline(always)]
+fn search_body(plan: &RowPlan, start: &Frame, first: u32) -> Tally {
     const M: usize = MAX_N - 1;
     let last = plan.len - 1;
     let base = start.depth;
@@ -528,10 +549,11 @@ mod tests {
 
     /// Runs `jobs` through one stream and returns the tallies by id, checking each id
     /// comes back exactly once.
-    fn streamed(jobs: &[(RowPlan, Frame)]) -> Vec<Tally> {
+    fn streamed(kernel: Kernel, jobs: &[(RowPlan, Frame)]) -> Vec<Tally> {
         let mut out = vec![None; jobs.len()];
         let mut ids = 0..jobs.len();
         count_stream(
+            kernel,
             || ids.next().map(|id| (id, &jobs[id].0, jobs[id].1)),
             |id, tally| {
                 assert!(out[id].replace(tally).is_none(), "job {id} finished twice");
@@ -543,12 +565,26 @@ mod tests {
             .collect()
     }
 
+    /// Every kernel this CPU has; those it lacks are named on stderr, never skipped
+    /// silently.
+    fn kernels_here() -> Vec<Kernel> {
+        for missing in Kernel::ALL.iter().filter(|k| !k.is_available()) {
+            eprintln!("kernel {missing} is not available on this CPU: not tested here");
+        }
+        Kernel::available()
+    }
+
     #[test]
-    fn streams_agree_with_the_portable_kernel_on_random_plans() {
-        for seed in 1..=12 {
-            let jobs = random_jobs(seed * 7919, 50);
-            let want: Vec<Tally> = jobs.iter().map(|(p, f)| count_scalar(p, f)).collect();
-            assert_eq!(streamed(&jobs), want, "seed {seed}");
+    fn every_kernel_agrees_with_the_portable_one_on_random_plans() {
+        for kernel in kernels_here() {
+            for seed in 1..=12 {
+                let jobs = random_jobs(seed * 7919, 50);
+                let want: Vec<Tally> = jobs.iter().map(|(p, f)| count_scalar(p, f)).collect();
+                assert_eq!(streamed(kernel, &jobs), want, "{kernel}, seed {seed}");
+                for (job, want) in jobs.iter().zip(&want) {
+                    assert_eq!(count_with(kernel, &job.0, &job.1), *want, "{kernel}");
+                }
+            }
         }
     }
 
@@ -558,7 +594,9 @@ mod tests {
             .map(|n| (open_board(n), Frame::default()))
             .collect();
         let want: Vec<Tally> = jobs.iter().map(|(p, f)| count_scalar(p, f)).collect();
-        assert_eq!(streamed(&jobs), want);
+        for kernel in kernels_here() {
+            assert_eq!(streamed(kernel, &jobs), want, "{kernel}");
+        }
         for (job, want) in jobs.iter().zip(&want) {
             assert_eq!(count_completions(&job.0, &job.1), *want);
         }
@@ -566,7 +604,11 @@ mod tests {
 
     #[test]
     fn an_empty_stream_finishes_nothing() {
-        count_stream(|| None, |id, _| panic!("job {id} finished"));
+        count_stream(
+            Kernel::Portable,
+            || None,
+            |id, _| panic!("job {id} finished"),
+        );
     }
 
     /// Every solution of n-queens as `cols[row]`, by filtering all n^n boards.

@@ -15,6 +15,7 @@
 
 pub mod border;
 pub mod construct;
+pub mod cpu;
 pub mod engine;
 pub mod fixed;
 pub mod halves;

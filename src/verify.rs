@@ -108,6 +108,7 @@ pub fn self_test() -> Result<usize, String> {
                     threads: Some(threads),
                     split_depth: Some(split_depth),
                     method: MethodChoice::Only(Method::Backtrack),
+                    kernel: None,
                 };
                 let got = count(n, &options, &NoProgress).map_err(|e| e.to_string())?;
                 let where_ = format!("N = {n}, {threads} threads, split depth {split_depth}");
@@ -130,6 +131,7 @@ pub fn self_test() -> Result<usize, String> {
                 threads: Some(threads),
                 split_depth: None,
                 method: MethodChoice::Only(Method::Halves),
+                kernel: None,
             };
             let got = count(n, &options, &NoProgress).map_err(|e| e.to_string())?;
             check(

@@ -110,3 +110,70 @@ fn quiet_and_piped_runs_draw_no_bar() {
         .success()
         .stderr(predicate::str::is_empty());
 }
+
+#[test]
+fn method_and_kernel_are_chosen_and_reported() {
+    let auto = &json_lines(&["count", "12", "--json", "--quiet"])[0];
+    assert_eq!(auto["method"], "halves");
+    assert!(auto["peak_memory_bytes"].as_u64().unwrap() > 0);
+    let by_backtracking = &json_lines(&["count", "12", "--json", "--method", "backtrack"])[0];
+    assert_eq!(by_backtracking["method"], "backtrack");
+    assert_eq!(by_backtracking["total"], auto["total"]);
+    for kernel in nqueens::cpu::Kernel::available() {
+        for method in ["backtrack", "halves"] {
+            let row = &json_lines(&[
+                "count",
+                "13",
+                "--json",
+                "--method",
+                method,
+                "--kernel",
+                kernel.name(),
+            ])[0];
+            assert_eq!(row["kernel"], kernel.name());
+            assert_eq!(row["total"], 73712, "{method}, {kernel}");
+        }
+    }
+    for missing in nqueens::cpu::Kernel::ALL
+        .iter()
+        .filter(|k| !k.is_available())
+    {
+        eprintln!("kernel {missing} is not on this CPU: checking that it is refused");
+        nqueens()
+            .args(["count", "8", "--kernel", missing.name()])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("not available on this CPU"));
+    }
+}
+
+#[test]
+fn version_names_the_kernels_of_this_cpu() {
+    let best = nqueens::cpu::Kernel::detect().name();
+    nqueens()
+        .arg("--version")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(format!("fastest first: {best}")));
+}
+
+#[test]
+fn cross_check_counts_by_both_methods() {
+    let out = nqueens()
+        .args(["verify", "4..12", "--cross-check"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.contains("N = 12  backtrack 14200"), "{text}");
+    assert!(text.contains("halves 14200"), "{text}");
+    assert!(text.contains("9 passed, 0 failed"), "{text}");
+    let rows = json_lines(&["verify", "10..11", "--cross-check", "--json"]);
+    assert!(
+        rows.iter()
+            .all(|r| r["agree"] == true && r["verdict"] == "pass")
+    );
+    assert_eq!(rows[0]["halves"]["method"], "halves");
+}

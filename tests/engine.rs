@@ -16,6 +16,7 @@ fn run(n: usize, threads: Option<usize>, split_depth: Option<usize>) -> Count {
             threads,
             split_depth,
             method: MethodChoice::Only(Method::Backtrack),
+            kernel: None,
         },
         &NoProgress,
     )

@@ -14,6 +14,7 @@ fn by(method: Method, n: usize, threads: usize) -> Count {
             threads: Some(threads),
             split_depth: None,
             method: MethodChoice::Only(method),
+            kernel: None,
         },
         &NoProgress,
     )

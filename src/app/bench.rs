@@ -40,6 +40,9 @@ pub struct ThreadResult {
     pub threads: usize,
     #[serde(default = "backtrack")]
     pub method: String,
+    /// The kernel level (absent in reports from before it was recorded).
+    #[serde(default)]
+    pub kernel: String,
     pub median_seconds: f64,
     pub min_seconds: f64,
     pub max_seconds: f64,
@@ -84,6 +87,7 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
             threads: Some(t),
             split_depth: None,
             method: args.method.choice(),
+            kernel: args.kernel.choice(),
         };
         let mut seconds = Vec::new();
         let mut last: Option<Count> = None;
@@ -178,6 +182,7 @@ fn summarize(threads: usize, seconds: Vec<f64>, count: &Count) -> ThreadResult {
     ThreadResult {
         threads,
         method: count.method.name().into(),
+        kernel: count.kernel.name().into(),
         median_seconds: median,
         min_seconds: sorted[0],
         max_seconds: sorted[sorted.len() - 1],
@@ -198,6 +203,7 @@ fn optional(value: Option<f64>, digits: usize) -> String {
 fn machine_lines(m: &Machine) -> Vec<String> {
     vec![
         format!("CPU: {} ({} logical CPUs available)", m.cpu, m.logical_cpus),
+        format!("CPU features the kernels use: {}", m.cpu_features.join(" ")),
         format!(
             "memory: {:.1} GiB; OS: {}",
             m.memory_bytes as f64 / (1u64 << 30) as f64,
@@ -256,8 +262,12 @@ fn print_text(out: &mut impl Write, r: &BenchReport) -> Result<(), Failure> {
     print_line(
         out,
         &format!(
-            "score: {:.4e} nodes/s at {} threads (N = {}, {})",
-            r.score_nodes_per_second, r.score_threads, r.n, r.method
+            "score: {:.4e} nodes/s at {} threads (N = {}, {}, kernel {})",
+            r.score_nodes_per_second,
+            r.score_threads,
+            r.n,
+            r.method,
+            r.results.last().map_or("", |t| t.kernel.as_str())
         ),
     )
 }

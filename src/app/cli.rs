@@ -54,6 +54,31 @@ pub enum MethodArg {
     Halves,
 }
 
+/// The kernel level, as chosen on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum KernelArg {
+    /// The fastest this CPU runs.
+    Auto,
+    /// Vector kernels on AVX-512 (F, BW, VPOPCNTDQ).
+    Avx512,
+    /// The scalar code built for AVX2, BMI1/2, POPCNT and LZCNT.
+    Avx2,
+    /// Plain code for any x86-64.
+    Portable,
+}
+
+impl KernelArg {
+    pub fn choice(self) -> Option<nqueens::cpu::Kernel> {
+        use nqueens::cpu::Kernel;
+        match self {
+            KernelArg::Auto => None,
+            KernelArg::Avx512 => Some(Kernel::Avx512),
+            KernelArg::Avx2 => Some(Kernel::Avx2),
+            KernelArg::Portable => Some(Kernel::Portable),
+        }
+    }
+}
+
 impl MethodArg {
     pub fn choice(self) -> MethodChoice {
         match self {
@@ -82,6 +107,10 @@ pub struct CountArgs {
     /// Counting method: auto picks the faster one for each N.
     #[arg(long, value_enum, default_value = "auto")]
     pub method: MethodArg,
+
+    /// Kernel level: auto takes the fastest this CPU runs; one it lacks is refused.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub kernel: KernelArg,
 
     /// Print one JSON object per board size and line instead of a table.
     #[arg(long)]
@@ -162,6 +191,10 @@ pub struct VerifyArgs {
     #[arg(long)]
     pub cross_check: bool,
 
+    /// Kernel level: auto takes the fastest this CPU runs; one it lacks is refused.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub kernel: KernelArg,
+
     /// Print one JSON object per board size and line, with a `verdict` field.
     #[arg(long)]
     pub json: bool,
@@ -223,6 +256,10 @@ pub struct BenchArgs {
         conflicts_with = "ladder"
     )]
     pub method: MethodArg,
+
+    /// Kernel level: auto takes the fastest this CPU runs; one it lacks is refused.
+    #[arg(long, value_enum, default_value = "auto", conflicts_with = "ladder")]
+    pub kernel: KernelArg,
 
     /// Show no progress bar.
     #[arg(long, short = 'q')]

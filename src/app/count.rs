@@ -20,6 +20,7 @@ pub struct JsonCount {
     subproblems: u64,
     split_depth: usize,
     method: &'static str,
+    kernel: &'static str,
     /// The process's peak resident memory so far, in bytes (Linux; absent elsewhere).
     #[serde(skip_serializing_if = "Option::is_none")]
     peak_memory_bytes: Option<u64>,
@@ -38,6 +39,7 @@ pub fn run(args: &CountArgs) -> Result<(), Failure> {
         threads: args.threads.map(|t| t as usize),
         split_depth: args.split_depth.map(|d| d as usize),
         method: args.method.choice(),
+        kernel: args.kernel.choice(),
     };
     if args.mpi {
         #[cfg(feature = "mpi")]
@@ -130,6 +132,7 @@ impl JsonCount {
             subproblems: count.subproblems,
             split_depth: count.split_depth,
             method: count.method.name(),
+            kernel: count.kernel.name(),
             peak_memory_bytes: peak_memory(),
         }
     }

@@ -14,6 +14,9 @@ pub struct Machine {
     pub rustc: String,
     /// When the benchmark ran, UTC, RFC 3339.
     pub date: String,
+    /// The instruction-set features the kernels look for, as the CPU reports them.
+    #[serde(default)]
+    pub cpu_features: Vec<String>,
 }
 
 pub fn available_cpus() -> usize {
@@ -50,6 +53,10 @@ pub fn describe() -> Machine {
         git_commit: env!("NQUEENS_GIT_COMMIT").to_string(),
         rustc: env!("NQUEENS_RUSTC_VERSION").to_string(),
         date: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        cpu_features: nqueens::cpu::features_seen()
+            .into_iter()
+            .map(String::from)
+            .collect(),
     }
 }
 

@@ -87,6 +87,7 @@ pub fn run(args: &MergeArgs) -> Result<(), Failure> {
         threads: args.threads.map(|t| t as usize),
         split_depth: Some(first.split_depth),
         method: MethodChoice::Only(method),
+        kernel: None,
     };
     let engine = Engine::new(&options).map_err(|e| Failure::usage(e.to_string()))?;
     let plan = engine

@@ -20,7 +20,7 @@ mod trace;
 mod trace_view;
 mod verify;
 
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches};
 use std::io::{self, Write};
 use std::process::ExitCode;
 
@@ -67,7 +67,22 @@ impl From<io::Error> for Failure {
 
 /// Runs the command line and returns the exit status.
 pub fn run() -> ExitCode {
-    let args = cli::Args::parse();
+    // `--version` also names the kernels this CPU would use.
+    let kernels: Vec<&str> = nqueens::cpu::Kernel::available()
+        .iter()
+        .rev()
+        .map(|k| k.name())
+        .collect();
+    let version: &'static str = Box::leak(
+        format!(
+            "{} (kernels on this CPU, fastest first: {})",
+            env!("CARGO_PKG_VERSION"),
+            kernels.join(", ")
+        )
+        .into_boxed_str(),
+    );
+    let matches = cli::Args::command().version(version).get_matches();
+    let args = cli::Args::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     let outcome = match args.command {
         cli::Command::Count(ref a) => count::run(a),
         cli::Command::Verify(ref a) => verify::run(a),

@@ -40,6 +40,7 @@ pub fn run(args: &VerifyArgs) -> Result<(), Failure> {
         threads: args.threads.map(|t| t as usize),
         split_depth: None,
         method: args.method.choice(),
+        kernel: args.kernel.choice(),
     };
     let (mut passed, mut failed) = (0, 0);
     for n in args.range.sizes() {
@@ -102,6 +103,7 @@ fn cross_check(args: &VerifyArgs) -> Result<(), Failure> {
                 threads: args.threads.map(|t| t as usize),
                 split_depth: None,
                 method: MethodChoice::Only(method),
+                kernel: args.kernel.choice(),
             };
             timed_count(n, &options, args.quiet)
         };

@@ -167,6 +167,7 @@ impl Geometry {
     /// Appends to `out` the key of every half-board of `half` on these rows (the key of a
     /// central one marked [`CENTRAL`]), leaving out those with a queen on a long diagonal
     /// unless central when `drop_long` is set.
+    #[inline(always)]
     fn collect_half_boards(
         &self,
         table: &QuadrantTable,
@@ -224,6 +225,7 @@ impl Geometry {
 }
 
 /// Calls `f` with every `k`-element subset of `0..width`, in increasing order.
+#[inline(always)]
 fn for_each_subset(width: u32, k: u32, mut f: impl FnMut(u32)) {
     if k > width {
         return;
@@ -371,8 +373,28 @@ impl Plan {
         self.table.heap_bytes() + self.row_sets.len() as u64 * 4
     }
 
-    /// Counts sub-problem `id` (not yet weighted); `nodes` are the half-boards built.
+    /// Counts sub-problem `id` (not yet weighted); `nodes` are the half-boards built. The
+    /// kernel level of `scratch` decides how it is built (the half-boards with BMI2 from
+    /// the AVX2 level up) and which pair counter runs.
     pub fn solve(&self, id: usize, scratch: &mut Scratch) -> Tally {
+        match scratch.kernel {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: a `Scratch` only holds an available kernel, and every level from
+            // AVX2 up has these features (see `crate::cpu`).
+            Kernel::Avx2 | Kernel::Avx512 => unsafe { self.solve_bmi2(id, scratch) },
+            _ => self.solve_body(id, scratch),
+        }
+    }
+
+    /// [`Plan::solve_body`] compiled for AVX2, BMI1/2, POPCNT and LZCNT.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+    fn solve_bmi2(&self, id: usize, scratch: &mut Scratch) -> Tally {
+        self.solve_body(id, scratch)
+    }
+
+    #[inline(always)]
+    fn solve_body(&self, id: usize, scratch: &mut Scratch) -> Tally {
         let g = &self.geometry;
         let east_rows = self.row_sets[id];
         let west_rows = east_rows ^ (((1u64 << g.n) - 1) as u32);
@@ -448,6 +470,7 @@ impl Plan {
     /// Buffers for one thread's counts.
     pub fn scratch(&self, kernel: Kernel) -> Scratch {
         Scratch {
+            kernel,
             counter: PairCounter::new(self.geometry.key_bits(), &self.geometry.cut_bits(), kernel),
             patterns: Vec::new(),
             west: Vec::new(),
@@ -459,6 +482,7 @@ impl Plan {
 
 /// One thread's buffers: the east keys of the row set in hand, the west keys by weight.
 pub struct Scratch {
+    kernel: Kernel,
     counter: PairCounter,
     patterns: Vec<u64>,
     west: Vec<u64>,
@@ -480,7 +504,7 @@ struct KeyShape {
 
 impl KeyShape {
     /// The contact key of a piece (`d1 | d2 << 32`) placed in this quadrant.
-    #[inline]
+    #[inline(always)]
     fn key(&self, piece: u64) -> u64 {
         let (d1, d2) = (piece & 0xffff_ffff, piece >> 32);
         let k1 = ((d1 << self.d1_left) >> self.d1_right) & self.band;
@@ -510,7 +534,14 @@ struct SouthPieces {
 }
 
 impl SouthPieces {
-    fn fill(&mut self, g: &Geometry, table: &QuadrantTable, half: Half, rows: u32, drop_long: bool) {
+    fn fill(
+        &mut self,
+        g: &Geometry,
+        table: &QuadrantTable,
+        half: Half,
+        rows: u32,
+        drop_long: bool,
+    ) {
         self.ranges.clear();
         self.pieces.clear();
         let long = if drop_long {

@@ -8,8 +8,11 @@
 //! chunk of its key, whatever its bits, plus one popcount, per 512 patterns. Few patterns
 //! are compared one by one instead.
 //!
-//! Two kernels give the same counts: a portable one over `[u64; 8]`, and an AVX-512 one
-//! (VPOPCNTQ) chosen at run time when the CPU has it.
+//! The kernels give the same counts: a portable one over `[u64; 8]` (also built for AVX2
+//! with POPCNT), and an AVX-512 one (VPOPCNTQ), chosen at run time
+//! ([`crate::cpu::Kernel`]).
+
+pub use crate::cpu::Kernel;
 
 /// Key bits precomputed together: each chunk of a key selects one of `2^CHUNK_BITS` masks.
 pub const CHUNK_BITS: u32 = 5;
@@ -23,43 +26,6 @@ const MIN_SLICED: usize = 48;
 #[derive(Clone, Copy)]
 #[repr(C, align(64))]
 pub struct Lanes(pub [u64; 8]);
-
-/// Which kernel counts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kernel {
-    /// Plain Rust over `[u64; 8]`.
-    Portable,
-    /// AVX-512 F with VPOPCNTDQ.
-    Avx512,
-}
-
-impl Kernel {
-    /// The fastest kernel this CPU runs.
-    pub fn detect() -> Kernel {
-        #[cfg(target_arch = "x86_64")]
-        if is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512vpopcntdq") {
-            return Kernel::Avx512;
-        }
-        Kernel::Portable
-    }
-
-    /// The kernel's name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Kernel::Portable => "portable",
-            Kernel::Avx512 => "avx512",
-        }
-    }
-
-    /// Every kernel this CPU runs, the portable one first.
-    pub fn available() -> Vec<Kernel> {
-        let mut all = vec![Kernel::Portable];
-        if Kernel::detect() == Kernel::Avx512 {
-            all.push(Kernel::Avx512);
-        }
-        all
-    }
-}
 
 /// Patterns prepared for counting; reusable (its buffers are kept between loads).
 ///
@@ -98,6 +64,10 @@ impl PairCounter {
     /// An empty counter for keys of `key_bits` bits, counting with `kernel`, which may
     /// sort patterns by the key bits `cut_bits` (best first, at most 8).
     pub fn new(key_bits: u32, cut_bits: &[u32], kernel: Kernel) -> PairCounter {
+        assert!(
+            kernel.is_available(),
+            "kernel {kernel} is not available here"
+        );
         assert!(key_bits <= 64 && cut_bits.len() <= 8);
         assert!(cut_bits.iter().all(|&c| c < key_bits));
         let buckets = 1 << cut_bits.len();
@@ -235,12 +205,13 @@ impl Bucket {
             return plain;
         }
         let sliced = match kernel {
-            Kernel::Portable => count_sliced_portable(&self.sliced, chunks, items),
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: `Kernel::Avx512` is only chosen when the CPU has these features.
+            // SAFETY: a `PairCounter` only takes an available kernel (see `new`).
             Kernel::Avx512 => unsafe { avx512::count_sliced(&self.sliced, chunks, items) },
-            #[cfg(not(target_arch = "x86_64"))]
-            Kernel::Avx512 => unreachable!("AVX-512 is only detected on x86-64"),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as above.
+            Kernel::Avx2 => unsafe { count_sliced_avx2(&self.sliced, chunks, items) },
+            _ => count_sliced_portable(&self.sliced, chunks, items),
         };
         plain + sliced
     }
@@ -264,7 +235,15 @@ fn transpose(rows: &mut [u64; 64]) {
     }
 }
 
+/// The portable kernel compiled for AVX2 and POPCNT.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,popcnt")]
+fn count_sliced_avx2(sliced: &[Lanes], chunks: usize, items: &[u64]) -> u64 {
+    count_sliced_portable(sliced, chunks, items)
+}
+
 /// The portable kernel: block by block (each stays in cache), every item against it.
+#[inline(always)]
 fn count_sliced_portable(sliced: &[Lanes], chunks: usize, items: &[u64]) -> u64 {
     let mut total = 0u64;
     for block in sliced.chunks_exact(chunks * CHUNK_MASKS) {
@@ -291,7 +270,7 @@ mod avx512 {
     };
 
     /// The AVX-512 kernel: the same loop as the portable one, one register per mask.
-    #[target_feature(enable = "avx512f,avx512vpopcntdq")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vpopcntdq")]
     pub(super) fn count_sliced(sliced: &[Lanes], chunks: usize, items: &[u64]) -> u64 {
         let mut sums: __m512i = _mm512_setzero_si512();
         for block in sliced.chunks_exact(chunks * CHUNK_MASKS) {

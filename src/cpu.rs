@@ -1,0 +1,121 @@
+//! Which kernels this CPU runs: detected once at run time, so one binary (built for any
+//! x86-64) picks the fastest code the machine has, as primesieve and simdutf do.
+//!
+//! Each counting method has a kernel per level: `avx512` (AVX-512 F, BW and VPOPCNTDQ:
+//! vector kernels), `avx2` (the portable code compiled for AVX2, BMI1/2, POPCNT and LZCNT)
+//! and `portable` (plain x86-64 or any other target). All give the same counts; the tests
+//! hold each available one to the portable one.
+
+use std::fmt;
+
+/// A kernel level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Kernel {
+    /// Plain code for the build's target.
+    Portable,
+    /// The same code compiled for AVX2 with BMI1/2, POPCNT and LZCNT.
+    Avx2,
+    /// Vector kernels on AVX-512 (F, BW, VPOPCNTDQ).
+    Avx512,
+}
+
+impl Kernel {
+    /// Every kernel, slowest first.
+    pub const ALL: [Kernel; 3] = [Kernel::Portable, Kernel::Avx2, Kernel::Avx512];
+
+    /// The name used on the command line and in JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kernel::Portable => "portable",
+            Kernel::Avx2 => "avx2",
+            Kernel::Avx512 => "avx512",
+        }
+    }
+
+    /// Whether this CPU runs it.
+    pub fn is_available(self) -> bool {
+        match self {
+            Kernel::Portable => true,
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx2 => {
+                is_x86_feature_detected!("avx2")
+                    && is_x86_feature_detected!("bmi1")
+                    && is_x86_feature_detected!("bmi2")
+                    && is_x86_feature_detected!("popcnt")
+                    && is_x86_feature_detected!("lzcnt")
+            }
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx512 => {
+                Kernel::Avx2.is_available()
+                    && is_x86_feature_detected!("avx512f")
+                    && is_x86_feature_detected!("avx512bw")
+                    && is_x86_feature_detected!("avx512vpopcntdq")
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            _ => false,
+        }
+    }
+
+    /// The fastest kernel this CPU runs.
+    pub fn detect() -> Kernel {
+        Kernel::available()
+            .last()
+            .copied()
+            .unwrap_or(Kernel::Portable)
+    }
+
+    /// Every kernel this CPU runs, slowest first.
+    pub fn available() -> Vec<Kernel> {
+        Kernel::ALL
+            .into_iter()
+            .filter(|k| k.is_available())
+            .collect()
+    }
+}
+
+impl fmt::Display for Kernel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The instruction-set features the kernels look for, as this CPU reports them.
+pub fn features_seen() -> Vec<&'static str> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let mut seen = Vec::new();
+        macro_rules! probe {
+            ($($feature:tt),*) => {
+                $(if is_x86_feature_detected!($feature) {
+                    seen.push($feature);
+                })*
+            };
+        }
+        probe!(
+            "popcnt",
+            "lzcnt",
+            "bmi1",
+            "bmi2",
+            "avx2",
+            "avx512f",
+            "avx512bw",
+            "avx512vpopcntdq"
+        );
+        seen
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    Vec::new()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_portable_kernel_is_always_there_and_detect_takes_the_best() {
+        let available = Kernel::available();
+        assert_eq!(available[0], Kernel::Portable);
+        assert_eq!(Kernel::detect(), *available.last().unwrap());
+        assert!(available.windows(2).all(|w| w[0] < w[1]));
+    }
+}
