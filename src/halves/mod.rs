@@ -374,22 +374,32 @@ impl Plan {
     }
 
     /// Counts sub-problem `id` (not yet weighted); `nodes` are the half-boards built. The
-    /// kernel level of `scratch` decides how it is built (the half-boards with BMI2 from
-    /// the AVX2 level up) and which pair counter runs.
+    /// kernel level of `scratch` decides what the half-boards are built with and which
+    /// pair counter runs.
     pub fn solve(&self, id: usize, scratch: &mut Scratch) -> Tally {
         match scratch.kernel {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: a `Scratch` only holds an available kernel, and every level from
             // AVX2 up has these features (see `crate::cpu`).
-            Kernel::Avx2 | Kernel::Avx512 => unsafe { self.solve_bmi2(id, scratch) },
+            Kernel::Avx2 => unsafe { self.solve_avx2(id, scratch) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as above, for the AVX-512 level.
+            Kernel::Avx512 => unsafe { self.solve_avx512(id, scratch) },
             _ => self.solve_body(id, scratch),
         }
+    }
+
+    /// [`Plan::solve_body`] compiled for the AVX-512 level.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vpopcntdq,avx2,bmi1,bmi2,popcnt,lzcnt")]
+    fn solve_avx512(&self, id: usize, scratch: &mut Scratch) -> Tally {
+        self.solve_body(id, scratch)
     }
 
     /// [`Plan::solve_body`] compiled for AVX2, BMI1/2, POPCNT and LZCNT.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
-    fn solve_bmi2(&self, id: usize, scratch: &mut Scratch) -> Tally {
+    fn solve_avx2(&self, id: usize, scratch: &mut Scratch) -> Tally {
         self.solve_body(id, scratch)
     }
 

@@ -270,7 +270,7 @@ mod avx512 {
     };
 
     /// The AVX-512 kernel: the same loop as the portable one, one register per mask.
-    #[target_feature(enable = "avx512f,avx512bw,avx512vpopcntdq")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vpopcntdq,popcnt,bmi1,bmi2,lzcnt")]
     pub(super) fn count_sliced(sliced: &[Lanes], chunks: usize, items: &[u64]) -> u64 {
         let mut sums: __m512i = _mm512_setzero_si512();
         for block in sliced.chunks_exact(chunks * CHUNK_MASKS) {

@@ -65,28 +65,28 @@ const EMPTY: Entry = Entry {
 };
 
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw")]
+#[target_feature(enable = "avx512f,avx512bw,popcnt,bmi1,bmi2,lzcnt")]
 fn splat(x: u32) -> __m512i {
     _mm512_set1_epi32(x as i32)
 }
 
 /// `a | b | c` in one instruction.
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw")]
+#[target_feature(enable = "avx512f,avx512bw,popcnt,bmi1,bmi2,lzcnt")]
 fn or3(a: __m512i, b: __m512i, c: __m512i) -> __m512i {
     _mm512_ternarylogic_epi32::<0xFE>(a, b, c)
 }
 
 /// `!(a | b | c)`, the free squares of a row given its three kinds of attack.
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw")]
+#[target_feature(enable = "avx512f,avx512bw,popcnt,bmi1,bmi2,lzcnt")]
 fn nor3(a: __m512i, b: __m512i, c: __m512i) -> __m512i {
     _mm512_ternarylogic_epi32::<0x01>(a, b, c)
 }
 
 /// Lane-wise [`super::dead_squares`]: selected with lane masks instead of all-ones words.
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw")]
+#[target_feature(enable = "avx512f,avx512bw,popcnt,bmi1,bmi2,lzcnt")]
 fn dead_squares(x: __m512i, shift: __m512i) -> __m512i {
     let near = or3(x, _mm512_sllv_epi32(x, shift), _mm512_srlv_epi32(x, shift));
     let below = _mm512_add_epi32(x, splat(u32::MAX));
@@ -97,7 +97,7 @@ fn dead_squares(x: __m512i, shift: __m512i) -> __m512i {
 
 /// Lane-wise [`super::dead_squares_upto_two`].
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw")]
+#[target_feature(enable = "avx512f,avx512bw,popcnt,bmi1,bmi2,lzcnt")]
 fn dead_squares_upto_two(x: __m512i, shift: __m512i) -> __m512i {
     let (up, down) = (_mm512_sllv_epi32(x, shift), _mm512_srlv_epi32(x, shift));
     // Majority of the three: a queen between two squares or on either of a close pair.
@@ -112,7 +112,7 @@ fn dead_squares_upto_two(x: __m512i, shift: __m512i) -> __m512i {
 /// The attacks entering the row of `level` for a queen in each lane's column of the row
 /// above, whose attacks were `[cols, ld, rd]` (the same in every lane).
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw")]
+#[target_feature(enable = "avx512f,avx512bw,popcnt,bmi1,bmi2,lzcnt")]
 fn place(level: &Level, lane_bits: __m512i, [cols, ld, rd]: [__m512i; 3]) -> [__m512i; 3] {
     let shift = splat(level.shift);
     [
@@ -124,7 +124,7 @@ fn place(level: &Level, lane_bits: __m512i, [cols, ld, rd]: [__m512i; 3]) -> [__
 
 /// Lane-wise [`Level::accepted_early`].
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw")]
+#[target_feature(enable = "avx512f,avx512bw,popcnt,bmi1,bmi2,lzcnt")]
 fn accepted_early(level: &Level, [c, l, r]: [__m512i; 3]) -> __m512i {
     let (near, far) = (splat(level.near_shift), splat(level.far_shift));
     let free = nor3(c, _mm512_or_si512(l, r), splat(level.blocked));
@@ -148,7 +148,7 @@ fn accepted_early(level: &Level, [c, l, r]: [__m512i; 3]) -> __m512i {
 
 /// Lane-wise [`Level::accepted_second_to_last`].
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw")]
+#[target_feature(enable = "avx512f,avx512bw,popcnt,bmi1,bmi2,lzcnt")]
 fn accepted_second_to_last(level: &Level, [c, l, r]: [__m512i; 3]) -> __m512i {
     let shift = splat(level.near_shift);
     let free = nor3(c, _mm512_or_si512(l, r), splat(level.blocked));
@@ -163,7 +163,7 @@ fn accepted_second_to_last(level: &Level, [c, l, r]: [__m512i; 3]) -> __m512i {
 /// Completions counted from the accepted squares of the second-to-last row, one lane per
 /// queen of the row above: with two columns left, each lane holds at most two squares.
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw")]
+#[target_feature(enable = "avx512f,avx512bw,popcnt,bmi1,bmi2,lzcnt")]
 fn completions(lanes: __mmask16, accepted: __m512i) -> u64 {
     let any = _mm512_mask_test_epi32_mask(lanes, accepted, accepted);
     let rest = _mm512_and_si512(accepted, _mm512_add_epi32(accepted, splat(u32::MAX)));
@@ -187,7 +187,7 @@ struct Walk<'a> {
 impl<'a> Walk<'a> {
     /// A walk with nothing to do, on `plan` (any plan: it is replaced by [`Walk::start`]).
     #[inline]
-    #[target_feature(enable = "avx512f,avx512bw")]
+    #[target_feature(enable = "avx512f,avx512bw,popcnt,bmi1,bmi2,lzcnt")]
     fn idle(plan: &'a RowPlan) -> Walk<'a> {
         Walk {
             plan,
@@ -203,7 +203,7 @@ impl<'a> Walk<'a> {
     /// Starts the search of `job` in place (the stack needs no clearing: an entry is
     /// always written before it becomes live).
     #[inline]
-    #[target_feature(enable = "avx512f,avx512bw")]
+    #[target_feature(enable = "avx512f,avx512bw,popcnt,bmi1,bmi2,lzcnt")]
     fn start(&mut self, job: &Job<'a>) {
         let offsets = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
         self.plan = job.plan;
@@ -222,7 +222,7 @@ impl<'a> Walk<'a> {
     /// candidate is worth visiting. Above the second-to-last row it counts the completions
     /// instead (and returns false).
     #[inline]
-    #[target_feature(enable = "avx512f,avx512bw")]
+    #[target_feature(enable = "avx512f,avx512bw,popcnt,bmi1,bmi2,lzcnt")]
     fn expand(&mut self, slot: usize, depth: usize, attacks: [__m512i; 3], todo: u32) -> bool {
         let lanes = (todo >> self.offset) as __mmask16;
         self.tally.nodes += u64::from(todo.count_ones());
@@ -251,7 +251,7 @@ impl<'a> Walk<'a> {
     /// Visits the next candidate of the top entry: no branch depends on the board, so that
     /// several walks interleave in the pipeline without mispredictions.
     #[inline]
-    #[target_feature(enable = "avx512f,avx512bw")]
+    #[target_feature(enable = "avx512f,avx512bw,popcnt,bmi1,bmi2,lzcnt")]
     fn step(&mut self) {
         let top = &mut self.stack[self.live.wrapping_sub(1) & (MAX_N - 1)];
         let pending = top.pending;
@@ -301,7 +301,7 @@ impl<'a> Job<'a> {
 /// it finishes. Up to [`WALKS`] searches are stepped in turn, so that one's latency hides
 /// behind the others' work.
 #[inline(never)]
-#[target_feature(enable = "avx512f,avx512bw")]
+#[target_feature(enable = "avx512f,avx512bw,popcnt,bmi1,bmi2,lzcnt")]
 pub(super) fn count_stream<'a>(
     mut next_job: impl FnMut() -> Option<(usize, &'a RowPlan, Frame)>,
     mut done: impl FnMut(usize, Tally),
