@@ -15,7 +15,7 @@
 pub use crate::cpu::Kernel;
 
 /// Key bits precomputed together: each chunk of a key selects one of `2^CHUNK_BITS` masks.
-pub const CHUNK_BITS: u32 = 5;
+pub const CHUNK_BITS: u32 = 6;
 const CHUNK_MASKS: usize = 1 << CHUNK_BITS;
 /// Patterns per block.
 pub const BLOCK: usize = 512;
