@@ -21,19 +21,15 @@ fn by(method: Method, n: usize, threads: usize) -> Count {
     .expect("valid options")
 }
 
+/// Total, unique and the orbits of 8, 4 and 2.
+fn figures(c: &Count) -> (u128, u128, u128, u128, u128) {
+    (c.total, c.unique, c.orbits.c8, c.orbits.c4, c.orbits.c2)
+}
+
 fn assert_matches_table(n: usize, got: &Count) {
     let want = known(n).expect("published");
-    assert_eq!(
-        (
-            got.total,
-            got.unique,
-            got.orbits.c8,
-            got.orbits.c4,
-            got.orbits.c2
-        ),
-        (want.total, want.unique, want.c8, want.c4, want.c2),
-        "N = {n}"
-    );
+    let want = (want.total, want.unique, want.c8, want.c4, want.c2);
+    assert_eq!(figures(got), want, "N = {n}");
 }
 
 #[test]
@@ -59,17 +55,7 @@ fn halves_agree_with_the_naive_oracle_up_to_10() {
     for n in 4..=10 {
         let (total, unique, [c8, c4, c2, _]) = common::orbit_census(n);
         let got = by(Method::Halves, n, 2);
-        assert_eq!(
-            (
-                got.total,
-                got.unique,
-                got.orbits.c8,
-                got.orbits.c4,
-                got.orbits.c2
-            ),
-            (total, unique, c8, c4, c2),
-            "N = {n}"
-        );
+        assert_eq!(figures(&got), (total, unique, c8, c4, c2), "N = {n}");
     }
 }
 

@@ -26,32 +26,25 @@ fn total_of(json_line: &[u8]) -> u64 {
     v["total"].as_u64().unwrap()
 }
 
-const SLOW: [&str; 10] = [
-    "count",
-    "16",
-    "--method",
-    "backtrack",
-    "--threads",
-    "1",
-    "--json",
-    "--quiet",
-    "--checkpoint-every",
-    "100ms",
-];
+/// A count that takes a second or two on one thread, by this method, with frequent
+/// checkpoints.
+const fn slow_count(n: &'static str, method: &'static str) -> [&'static str; 10] {
+    [
+        "count",
+        n,
+        "--method",
+        method,
+        "--threads",
+        "1",
+        "--json",
+        "--quiet",
+        "--checkpoint-every",
+        "100ms",
+    ]
+}
 
-/// A count by halves that takes a second or two on one thread.
-const SLOW_HALVES: [&str; 10] = [
-    "count",
-    "17",
-    "--method",
-    "halves",
-    "--threads",
-    "1",
-    "--json",
-    "--quiet",
-    "--checkpoint-every",
-    "100ms",
-];
+const SLOW: [&str; 10] = slow_count("16", "backtrack");
+const SLOW_HALVES: [&str; 10] = slow_count("17", "halves");
 
 /// Waits until the run has written its first checkpoint (so its signal handlers are in
 /// place), or gives up after a while.
