@@ -375,3 +375,31 @@ fn mpi_without_the_feature_says_how_to_build_it() {
         .code(2)
         .stderr(predicate::str::contains("--features mpi"));
 }
+
+#[test]
+fn outputs_that_cannot_be_written_are_refused_before_the_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let started = std::time::Instant::now();
+    nqueens()
+        .args(["count", "16", "--shard", "1/3", "--output"])
+        .arg(dir.path().join("missing").join("x.json"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("does not exist"));
+    nqueens()
+        .args(["count", "16", "--shard", "1/3", "--output"])
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("is a folder"));
+    nqueens()
+        .args(["count", "16", "--checkpoint"])
+        .arg(dir.path().join("missing").join("cp.json"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("does not exist"));
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "refused before counting"
+    );
+}

@@ -34,6 +34,10 @@ pub fn run(args: &CountArgs, options: &Options) -> Result<(), Failure> {
             "--shard needs --output FILE for the shard's result",
         ));
     }
+    // Every file the run will write is checked now, not after hours of work.
+    for path in [&args.output, &args.checkpoint].into_iter().flatten() {
+        check_writable(path)?;
+    }
     if let Some(out) = &args.output
         && out.exists()
         && !args.force
@@ -329,6 +333,39 @@ fn shard_result(
             .map_or_else(|_| "unknown".into(), |h| h.trim().to_string()),
         checksum: String::new(),
     }
+}
+
+/// Refuses, before any work, a path the run could not write: a folder, one in a folder
+/// that does not exist, or one in a folder it may not write in (tried by creating and
+/// removing a file there).
+fn check_writable(path: &Path) -> Result<(), Failure> {
+    if path.is_dir() {
+        return Err(Failure::usage(format!(
+            "{} is a folder; give a file name",
+            path.display()
+        )));
+    }
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if !folder.is_dir() {
+        return Err(Failure::usage(format!(
+            "cannot write {}: the folder {} does not exist",
+            path.display(),
+            folder.display()
+        )));
+    }
+    let probe = folder.join(format!(".nqueens-probe-{}", std::process::id()));
+    fs::File::create(&probe)
+        .and_then(|_| fs::remove_file(&probe))
+        .map_err(|e| {
+            Failure::usage(format!(
+                "cannot write {}: the folder {} is not writable ({e})",
+                path.display(),
+                folder.display()
+            ))
+        })
 }
 
 /// Writes a temporary file beside `path`, syncs it, and renames it over `path`, so a
