@@ -177,3 +177,14 @@ fn cross_check_counts_by_both_methods() {
     );
     assert_eq!(rows[0]["halves"]["method"], "halves");
 }
+
+#[test]
+fn a_count_that_fails_prints_nothing_on_stdout() {
+    // N = 32 by halves needs terabytes for its table: refused before any result.
+    nqueens()
+        .args(["count", "32", "--method", "halves"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains("--method backtrack"));
+}

@@ -53,11 +53,13 @@ pub fn run(args: &CountArgs) -> Result<(), Failure> {
         return super::longrun::run(args, &options);
     }
     let mut out = std::io::stdout().lock();
-    if !args.json {
-        print_header(&mut out)?;
-    }
-    for n in args.range.sizes() {
+    for (i, n) in args.range.sizes().enumerate() {
         let (count, seconds) = timed_count(n, &options, args.quiet)?;
+        // The header comes with the first result: a count that fails or is interrupted
+        // before it leaves stdout empty.
+        if i == 0 && !args.json {
+            print_header(&mut out)?;
+        }
         print_count(&mut out, &count, seconds, args.json)?;
     }
     Ok(())
