@@ -135,11 +135,7 @@ fn cross_check(args: &VerifyArgs) -> Result<(), Failure> {
                 halves.method,
                 halves.total,
                 if agree { "agree" } else { "DISAGREE" },
-                match (v.passed(), v.published) {
-                    (false, _) => "FAIL",
-                    (true, true) => "PASS",
-                    (true, false) => "no published term",
-                }
+                status_word(&v)
             )
         };
         print_line(&mut out, &line)?;
@@ -163,6 +159,15 @@ fn verdict_word(v: &Verdict) -> &'static str {
     }
 }
 
+/// The verdict as the text rows say it.
+fn status_word(v: &Verdict) -> &'static str {
+    match (v.passed(), v.published) {
+        (false, _) => "FAIL",
+        (true, true) => "PASS",
+        (true, false) => "no published term",
+    }
+}
+
 fn text_row(v: &Verdict, seconds: f64) -> String {
     let fields: Vec<String> = v
         .fields
@@ -180,11 +185,7 @@ fn text_row(v: &Verdict, seconds: f64) -> String {
     } else {
         "identities BROKEN"
     };
-    let status = match (v.passed(), v.published) {
-        (false, _) => "FAIL",
-        (true, true) => "PASS",
-        (true, false) => "no published term",
-    };
+    let status = status_word(v);
     format!(
         "N = {:>2}  {}  {identities}  {:.3} s  {status}",
         v.n,
