@@ -1,4 +1,5 @@
-//! The counting engine: splits a count, spreads the pieces over a rayon pool, and sums.
+//! The counting engine: splits a count, spreads the pieces over worker threads
+//! ([`crate::workers`]), and sums.
 //!
 //! Totals come from the border-key split ([`crate::split`]); the unique count and the
 //! orbit split come from Burnside's lemma with the rotation-fixed counts of
@@ -19,8 +20,9 @@ use crate::kernel::{MAX_N, Tally, count_stream};
 use crate::method::{Method, MethodChoice, Plan, auto_method};
 use crate::split::Split;
 use crate::symmetry::Symmetry;
+use crate::workers::{Cursor, MAX_THREADS, default_threads, on_threads};
 use std::fmt;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Receives progress from a running count: a no-op unless a caller wants to show it.
 ///
@@ -43,8 +45,8 @@ impl Progress for NoProgress {}
 /// How to run a count.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Options {
-    /// Worker threads; `None` takes rayon's default (`RAYON_NUM_THREADS`, else every CPU
-    /// the process may use).
+    /// Worker threads, 1 to [`MAX_THREADS`]; `None` takes `RAYON_NUM_THREADS`, else every
+    /// CPU the process may use ([`default_threads`]).
     pub threads: Option<usize>,
     /// Free rows filled in per border key before the sub-problems start; `None` picks
     /// [`default_split_depth`].
@@ -108,12 +110,12 @@ pub struct Count {
 pub enum Error {
     /// `n` outside `1..=MAX_N`.
     BoardSize(usize),
-    /// A thread count of zero.
-    Threads,
+    /// A thread count outside `1..=MAX_THREADS`.
+    Threads(usize),
+    /// `RAYON_NUM_THREADS` is set to something other than a thread count.
+    ThreadsVar(String),
     /// A split depth above [`MAX_SPLIT_DEPTH`].
     SplitDepth(usize),
-    /// The thread pool could not be built.
-    Pool(String),
     /// Results are missing for this many sub-problems.
     Incomplete(usize),
     /// The kernel is not one this CPU runs.
@@ -135,14 +137,22 @@ impl fmt::Display for Error {
             Error::BoardSize(n) => {
                 write!(f, "board size {n} is out of range: N must be 1 to {MAX_N}")
             }
-            Error::Threads => write!(f, "thread count 0 is out of range: it must be at least 1"),
+            Error::Threads(t) => write!(
+                f,
+                "thread count {t} is out of range: it must be 1 to {MAX_THREADS}"
+            ),
+            Error::ThreadsVar(text) => write!(
+                f,
+                "{} = '{}' is not a thread count: it must be 1 to {MAX_THREADS}",
+                crate::workers::THREADS_VAR,
+                shorten(text)
+            ),
             Error::SplitDepth(d) => {
                 write!(
                     f,
                     "split depth {d} is out of range: it must be 0 to {MAX_SPLIT_DEPTH}"
                 )
             }
-            Error::Pool(why) => write!(f, "could not start the thread pool: {why}"),
             Error::Incomplete(missing) => {
                 write!(f, "the results of {missing} sub-problems are missing")
             }
@@ -170,6 +180,15 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+/// A value quoted in a message, cut short if it is long.
+pub fn shorten(text: &str) -> String {
+    const KEEP: usize = 40;
+    match text.char_indices().nth(KEEP) {
+        Some((cut, _)) => format!("{}... ({} bytes)", &text[..cut], text.len()),
+        None => text.to_string(),
+    }
+}
 
 /// Bytes in MB or GB, for messages.
 fn human_bytes(bytes: u64) -> String {
@@ -208,9 +227,9 @@ pub struct Work<'a> {
     pub stop: Option<&'a AtomicBool>,
 }
 
-/// A thread pool and the options of a count: one pool serves every step of it.
+/// The options of a count, checked.
 pub struct Engine {
-    pool: rayon::ThreadPool,
+    threads: usize,
     split_depth: Option<usize>,
     method: MethodChoice,
     kernel: Kernel,
@@ -226,23 +245,22 @@ impl Engine {
         if !kernel.is_available() {
             return Err(Error::Kernel(kernel));
         }
-        let mut pool = rayon::ThreadPoolBuilder::new();
-        match options.threads {
-            Some(0) => return Err(Error::Threads),
-            Some(t) => pool = pool.num_threads(t),
-            None => {}
-        }
+        let threads = match options.threads {
+            Some(t) if !(1..=MAX_THREADS).contains(&t) => return Err(Error::Threads(t)),
+            Some(t) => t,
+            None => default_threads()?,
+        };
         Ok(Engine {
-            pool: pool.build().map_err(|e| Error::Pool(e.to_string()))?,
+            threads,
             split_depth: options.split_depth,
             method: options.method,
             kernel,
         })
     }
 
-    /// Worker threads in the pool.
+    /// Worker threads a count runs on.
     pub fn threads(&self) -> usize {
-        self.pool.current_num_threads()
+        self.threads
     }
 
     /// Counts the solutions of the `n` x `n` board.
@@ -310,18 +328,18 @@ impl Engine {
         .collect();
         progress.begin(todo.len() as u64);
         let stopped = || work.stop.is_some_and(|s| s.load(Ordering::Relaxed));
-        let cursor = AtomicUsize::new(0);
+        let cursor = Cursor::new(todo.len());
         let split = match plan {
             Plan::Backtrack(split) => split,
             Plan::Halves(plan) => {
                 // One row set at a time from a shared cursor, each thread with its own
                 // buffers.
                 let kernel = self.kernel;
-                let finished = self.pool.broadcast(|_| {
+                let finished = on_threads(self.threads, |_| {
                     let mut scratch = plan.scratch(kernel);
                     let mut finished = Vec::new();
                     while !stopped() {
-                        let Some(&id) = todo.get(cursor.fetch_add(1, Ordering::Relaxed)) else {
+                        let Some(id) = cursor.next().map(|i| todo[i]) else {
                             break;
                         };
                         let tally = plan.solve(id, &mut scratch);
@@ -334,11 +352,11 @@ impl Engine {
                 return finished.into_iter().flatten().collect();
             }
         };
-        // Every pool thread runs one stream of searches and takes the next id from a shared
+        // Every thread runs one stream of searches and takes the next id from a shared
         // cursor whenever one of its searches ends: the balance of work stealing, one
         // sub-problem at a time, so that each thread keeps several searches interleaved
         // (see `kernel::count_stream`). Ids are handed out in increasing order.
-        let finished = self.pool.broadcast(|_| {
+        let finished = on_threads(self.threads, |_| {
             let mut finished = Vec::new();
             count_stream(
                 self.kernel,
@@ -346,7 +364,7 @@ impl Engine {
                     if stopped() {
                         return None;
                     }
-                    let &id = todo.get(cursor.fetch_add(1, Ordering::Relaxed))?;
+                    let id = todo[cursor.next()?];
                     let (plan, start) = split.search(id);
                     Some((id, plan, start))
                 },
@@ -376,13 +394,11 @@ impl Engine {
             main_nodes += u128::from(tally.nodes);
         }
         let n = plan.n();
-        let (fix90, fix180, fix_all) = self.pool.install(|| {
-            (
-                count_fixed(n, &[Symmetry::ROT90]),
-                count_fixed(n, &[Symmetry::ROT180]),
-                count_fixed(n, &[Symmetry::ROT90, Symmetry::TRANSPOSE]),
-            )
-        });
+        let (fix90, fix180, fix_all) = (
+            count_fixed(n, &[Symmetry::ROT90], self.threads),
+            count_fixed(n, &[Symmetry::ROT180], self.threads),
+            count_fixed(n, &[Symmetry::ROT90, Symmetry::TRANSPOSE], self.threads),
+        );
         let orbits = orbit_split(total, fix180, fix90, fix_all);
         let nodes = [fix90, fix180, fix_all]
             .iter()

@@ -11,7 +11,7 @@
 
 use crate::kernel::{MAX_N, Tally};
 use crate::symmetry::Symmetry;
-use rayon::prelude::*;
+use crate::workers::{Cursor, on_threads};
 
 #[derive(Clone, Copy)]
 struct Taken {
@@ -95,8 +95,9 @@ fn search(n: usize, taken: Taken, generators: &[Symmetry]) -> Tally {
 }
 
 /// Counts the solutions of the `n` x `n` board fixed by every symmetry in `generators`,
-/// and the queens the search placed. Spreads the first row over the current rayon pool.
-pub fn count_fixed(n: usize, generators: &[Symmetry]) -> Tally {
+/// and the queens the search placed. Spreads the first row's squares over `threads`
+/// threads (at most one per square).
+pub fn count_fixed(n: usize, generators: &[Symmetry], threads: usize) -> Tally {
     assert!((1..=MAX_N).contains(&n));
     let empty = Taken {
         rows: 0,
@@ -104,20 +105,21 @@ pub fn count_fixed(n: usize, generators: &[Symmetry]) -> Tally {
         sums: 0,
         diffs: 0,
     };
-    (0..n)
-        .into_par_iter()
-        .map(|col| match place_orbit(n, empty, (0, col), generators) {
-            Some((next, placed)) => {
-                let mut tally = search(n, next, generators);
+    let cursor = Cursor::new(n);
+    let per_thread = on_threads(threads.clamp(1, n), |_| {
+        let mut tally = Tally::default();
+        while let Some(col) = cursor.next() {
+            if let Some((next, placed)) = place_orbit(n, empty, (0, col), generators) {
+                tally += search(n, next, generators);
                 tally.nodes += placed;
-                tally
             }
-            None => Tally::default(),
-        })
-        .reduce(Tally::default, |mut a, b| {
-            a += b;
-            a
-        })
+        }
+        tally
+    });
+    per_thread.into_iter().fold(Tally::default(), |mut sum, t| {
+        sum += t;
+        sum
+    })
 }
 
 #[cfg(test)]
@@ -137,12 +139,12 @@ mod tests {
         ];
         for (n, c4, c2) in split {
             assert_eq!(
-                count_fixed(n, &[Symmetry::ROT180]).solutions,
+                count_fixed(n, &[Symmetry::ROT180], 2).solutions,
                 4 * c4 + 2 * c2,
                 "n = {n}"
             );
             assert_eq!(
-                count_fixed(n, &[Symmetry::ROT90]).solutions,
+                count_fixed(n, &[Symmetry::ROT90], 2).solutions,
                 2 * c2,
                 "n = {n}"
             );
@@ -153,9 +155,9 @@ mod tests {
     fn reflections_fix_no_solution_beyond_one_square() {
         for n in 2..=12 {
             for g in [Symmetry::TRANSPOSE, Symmetry::MIRROR_COLUMNS] {
-                assert_eq!(count_fixed(n, &[g]).solutions, 0);
+                assert_eq!(count_fixed(n, &[g], 2).solutions, 0);
             }
         }
-        assert_eq!(count_fixed(1, &Symmetry::ALL).solutions, 1);
+        assert_eq!(count_fixed(1, &Symmetry::ALL, 2).solutions, 1);
     }
 }

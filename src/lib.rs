@@ -4,7 +4,7 @@
 //! about once: solutions are grouped by their queens on the border ([`border`]), one
 //! canonical border per orbit is searched by a bitmask backtracking kernel ([`kernel`]),
 //! the work is split into many independent sub-problems with stable ids ([`split`]) and
-//! spread over the cores by rayon ([`engine`]). The unique count and the orbit split come
+//! spread over worker threads from a shared cursor ([`engine`], [`workers`]). The unique count and the orbit split come
 //! from small searches for rotation-symmetric solutions ([`fixed`]) and Burnside's lemma.
 //!
 //! ```
@@ -30,6 +30,7 @@ pub mod split;
 pub mod stepper;
 pub mod symmetry;
 pub mod verify;
+pub mod workers;
 
 pub use engine::{Count, Engine, Error, NoProgress, Options, Orbits, Progress, Work, count};
 pub use kernel::MAX_N;

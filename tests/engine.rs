@@ -131,7 +131,12 @@ fn bad_options_are_refused() {
         threads: Some(0),
         ..opts
     };
-    assert_eq!(count(8, &zero, &NoProgress), Err(Error::Threads));
+    assert_eq!(count(8, &zero, &NoProgress), Err(Error::Threads(0)));
+    let too_many = Options {
+        threads: Some(1025),
+        ..opts
+    };
+    assert_eq!(count(8, &too_many, &NoProgress), Err(Error::Threads(1025)));
     let deep = Options {
         split_depth: Some(99),
         ..opts

@@ -3,7 +3,7 @@
 //! Every rank splits the count the same way (the split is deterministic), so only
 //! sub-problem ids and tallies travel. Rank 0 hands out batches of ids on demand: a
 //! worker's message carries the tallies of its last batch and asks for the next, so work
-//! goes to whoever is free. Each worker searches its batch with rayon on its own cores.
+//! goes to whoever is free. Each worker searches its batch on its own cores.
 //! Rank 0 prints the result as `count` does, once every sub-problem has reported.
 //!
 //! A rank that dies ends the whole job: Open MPI and MPICH abort the run (their default
