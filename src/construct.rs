@@ -3,7 +3,9 @@
 //! returned; a method that gives up says so instead of answering wrongly.
 
 use crate::placement::check;
-use crate::solutions::Placement;
+
+/// A board found: `cols[row]`, compact (4 bytes a queen; boards go up to 100 million).
+pub type Board = Vec<u32>;
 
 /// Why no solution was returned.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -26,7 +28,8 @@ impl std::fmt::Display for FindError {
             FindError::GaveUp { steps } => {
                 write!(
                     f,
-                    "no solution found within {steps} steps (raise --max-steps)"
+                    "no solution found within {} (raise --max-steps)",
+                    crate::words::plural(*steps, "step")
                 )
             }
             FindError::Invalid(why) => write!(f, "internal error, answer failed its check: {why}"),
@@ -36,7 +39,7 @@ impl std::fmt::Display for FindError {
 
 impl std::error::Error for FindError {}
 
-fn checked(cols: Placement) -> Result<Placement, FindError> {
+fn checked(cols: Board) -> Result<Board, FindError> {
     check(&cols).map_err(|fault| FindError::Invalid(fault.to_string()))?;
     Ok(cols)
 }
@@ -52,34 +55,23 @@ fn solvable(n: usize) -> Result<(), FindError> {
 /// The explicit construction (Hoffman, Loessi and Moore 1969; in the form given by
 /// Bernhardsson 1991): for each N >= 4, queens in column order at the even rows then the
 /// odd rows (1-based), with a fixed rearrangement when N mod 6 is 2 or 3. O(N).
-pub fn explicit(n: usize) -> Result<Placement, FindError> {
+pub fn explicit(n: usize) -> Result<Board, FindError> {
     solvable(n)?;
+    assert!(u32::try_from(n).is_ok(), "boards up to 2^32 - 1");
     let evens = (2..=n).step_by(2);
     let odds = (1..=n).step_by(2);
-    // 1-based rows, one per column from left to right.
-    let rows: Vec<usize> = match n % 6 {
-        2 => {
-            // Odd list: swap 1 and 3, move 5 to the end.
-            let mut odd: Vec<usize> = odds.collect();
-            odd.swap(0, 1);
-            if n >= 5 {
-                let five = odd.remove(2);
-                odd.push(five);
-            }
-            evens.chain(odd).collect()
-        }
-        3 => {
-            // Even list: move 2 to the end. Odd list: move 1 and 3 to the end.
-            let even = evens.skip(1).chain([2]);
-            let odd = odds.skip(2).chain([1, 3]);
-            even.chain(odd).collect()
-        }
-        _ => evens.chain(odds).collect(),
+    // 1-based rows, one per column from left to right, as a stream (no list is kept).
+    let rows: Box<dyn Iterator<Item = usize>> = match n % 6 {
+        // Odd list: swap 1 and 3, move 5 to the end (n >= 8 here).
+        2 => Box::new(evens.chain([3, 1]).chain(odds.skip(3)).chain([5])),
+        // Even list: move 2 to the end. Odd list: move 1 and 3 to the end.
+        3 => Box::new(evens.skip(1).chain([2]).chain(odds.skip(2)).chain([1, 3])),
+        _ => Box::new(evens.chain(odds)),
     };
     // Column c holds the queen of row rows[c]; as `cols[row]` that is the inverse.
-    let mut cols = vec![0; n];
-    for (col, &row) in rows.iter().enumerate() {
-        cols[row - 1] = col;
+    let mut cols = vec![0u32; n];
+    for (col, row) in rows.enumerate() {
+        cols[row - 1] = col as u32;
     }
     checked(cols)
 }
@@ -123,7 +115,7 @@ impl Attacks {
 /// from `seed`: a greedy start (each row's queen on a square attacked by as few earlier
 /// queens as a sample of the unused columns offers), then repeatedly a conflicted queen
 /// moves to the least-attacked square of its row (ties broken at random). Memory O(N).
-pub fn min_conflicts(n: usize, seed: u64, max_steps: u64) -> Result<Placement, FindError> {
+pub fn min_conflicts(n: usize, seed: u64, max_steps: u64) -> Result<Board, FindError> {
     solvable(n)?;
     let mut rng = fastrand::Rng::with_seed(seed);
     let mut attacks = Attacks::new(n);
@@ -193,13 +185,13 @@ pub fn min_conflicts(n: usize, seed: u64, max_steps: u64) -> Result<Placement, F
             }
         }
     }
-    checked(cols)
+    checked(cols.into_iter().map(|c| c as u32).collect())
 }
 
 /// Random placement with restarts: each row's queen on a random free square; a row with
 /// no free square starts the board again. Fine for small N; `max_steps` bounds the
 /// queens placed in all.
-pub fn random_restart(n: usize, seed: u64, max_steps: u64) -> Result<Placement, FindError> {
+pub fn random_restart(n: usize, seed: u64, max_steps: u64) -> Result<Board, FindError> {
     solvable(n)?;
     let mut rng = fastrand::Rng::with_seed(seed);
     let mut steps = 0u64;
@@ -217,7 +209,7 @@ pub fn random_restart(n: usize, seed: u64, max_steps: u64) -> Result<Placement, 
             steps += 1;
             let col = free[rng.usize(..free.len())];
             attacks.add(row, col, 1);
-            cols.push(col);
+            cols.push(col as u32);
         }
         return checked(cols);
     }
@@ -232,6 +224,14 @@ mod tests {
         for n in (4..=2000).chain([1]) {
             let cols = explicit(n).unwrap_or_else(|e| panic!("N = {n}: {e}"));
             assert_eq!(cols.len(), n);
+            // A permutation, checked again here by the naive rule.
+            if n <= 60 {
+                for (r1, &c1) in cols.iter().enumerate() {
+                    for (r2, &c2) in cols.iter().enumerate().skip(r1 + 1) {
+                        assert!(c1 != c2 && c1.abs_diff(c2) as usize != r2 - r1, "N = {n}");
+                    }
+                }
+            }
         }
         for n in [0, 2, 3] {
             assert_eq!(explicit(n), Err(FindError::NoSolution(n)));

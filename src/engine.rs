@@ -116,6 +116,8 @@ pub enum Error {
     ThreadsVar(String),
     /// A split depth above [`MAX_SPLIT_DEPTH`].
     SplitDepth(usize),
+    /// A split depth with the half-board join, which splits by row sets instead.
+    SplitDepthWithHalves,
     /// Results are missing for this many sub-problems.
     Incomplete(usize),
     /// The kernel is not one this CPU runs.
@@ -145,7 +147,7 @@ impl fmt::Display for Error {
                 f,
                 "{} = '{}' is not a thread count: it must be 1 to {MAX_THREADS}",
                 crate::workers::THREADS_VAR,
-                shorten(text)
+                crate::words::shorten(text)
             ),
             Error::SplitDepth(d) => {
                 write!(
@@ -153,8 +155,17 @@ impl fmt::Display for Error {
                     "split depth {d} is out of range: it must be 0 to {MAX_SPLIT_DEPTH}"
                 )
             }
+            Error::SplitDepthWithHalves => write!(
+                f,
+                "a split depth applies to backtracking; the half-board join splits by row sets \
+                 (drop the split depth or use --method backtrack)"
+            ),
             Error::Incomplete(missing) => {
-                write!(f, "the results of {missing} sub-problems are missing")
+                write!(
+                    f,
+                    "the results of {} are missing",
+                    crate::words::plural(*missing as u64, "sub-problem")
+                )
             }
             Error::Kernel(kernel) => {
                 let here: Vec<&str> = Kernel::available().iter().map(|k| k.name()).collect();
@@ -180,15 +191,6 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
-
-/// A value quoted in a message, cut short if it is long.
-pub fn shorten(text: &str) -> String {
-    const KEEP: usize = 40;
-    match text.char_indices().nth(KEEP) {
-        Some((cut, _)) => format!("{}... ({} bytes)", &text[..cut], text.len()),
-        None => text.to_string(),
-    }
-}
 
 /// Bytes in MB or GB, for messages.
 fn human_bytes(bytes: u64) -> String {
@@ -241,6 +243,9 @@ impl Engine {
         if let Some(depth) = options.split_depth.filter(|&d| d > MAX_SPLIT_DEPTH) {
             return Err(Error::SplitDepth(depth));
         }
+        if options.split_depth.is_some() && options.method == MethodChoice::Only(Method::Halves) {
+            return Err(Error::SplitDepthWithHalves);
+        }
         let kernel = options.kernel.unwrap_or_else(Kernel::detect);
         if !kernel.is_available() {
             return Err(Error::Kernel(kernel));
@@ -274,9 +279,10 @@ impl Engine {
     }
 
     /// The method a count of `n` would use: the choice, with `auto` resolved and boards
-    /// the join does not take sent to backtracking.
+    /// the join does not take sent to backtracking. A split depth asks for backtracking.
     pub fn method_for(&self, n: usize) -> Method {
         let method = match self.method {
+            MethodChoice::Auto if self.split_depth.is_some() => Method::Backtrack,
             MethodChoice::Auto => auto_method(n),
             MethodChoice::Only(method) => method,
         };

@@ -30,6 +30,7 @@ pub mod split;
 pub mod stepper;
 pub mod symmetry;
 pub mod verify;
+pub mod words;
 pub mod workers;
 
 pub use engine::{Count, Engine, Error, NoProgress, Options, Orbits, Progress, Work, count};

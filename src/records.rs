@@ -37,6 +37,10 @@ pub struct Checkpoint {
     pub shard: Option<(usize, usize)>,
     /// The finished sub-problems, by increasing id.
     pub done: Vec<Record>,
+    /// Seconds spent on the count so far, over every run that resumed it (files from
+    /// before this field read as 0).
+    #[serde(default)]
+    pub seconds: f64,
     /// CRC-32 of the file with this field empty, in hex.
     pub checksum: String,
 }
@@ -67,7 +71,7 @@ pub struct ShardResult {
     pub total: u128,
     /// Nodes searched in the shard's sub-problems.
     pub nodes: u128,
-    /// Wall time of the run that finished it (summed over resumed runs is not kept).
+    /// Wall time spent on the shard, summed over the runs that resumed it.
     pub seconds: f64,
     /// The machine it ran on.
     pub host: String,
@@ -115,7 +119,22 @@ impl Checksummed for ShardResult {
 
 /// Parses a file's text and checks its checksum.
 pub fn parse<T: Checksummed + for<'de> Deserialize<'de>>(text: &str) -> Result<T, String> {
-    let mut record: T = serde_json::from_str(text).map_err(|e| format!("unreadable ({e})"))?;
+    let mut record: T = serde_json::from_str(text).map_err(|e| {
+        let what = match e.classify() {
+            serde_json::error::Category::Io | serde_json::error::Category::Eof => {
+                "it ends too soon"
+            }
+            serde_json::error::Category::Syntax => "it is not JSON",
+            serde_json::error::Category::Data => {
+                "a field is missing or has the wrong kind of value"
+            }
+        };
+        format!(
+            "unreadable: {what} (line {}, column {}); it is not an nqueens file or it was edited",
+            e.line(),
+            e.column()
+        )
+    })?;
     let stored = record.checksum_field().clone();
     if record.compute_checksum() != stored {
         return Err("damaged: its checksum does not match its contents".into());
@@ -195,6 +214,7 @@ mod tests {
             subproblems: 3,
             shard: None,
             done: vec![(0, 1, 2)],
+            seconds: 1.5,
             checksum: String::new(),
         };
         let text = record.to_file_text();
@@ -206,10 +226,10 @@ mod tests {
                 .unwrap_err()
                 .contains("damaged")
         );
-        assert!(
-            parse::<Checkpoint>("{oops")
-                .unwrap_err()
-                .contains("unreadable")
-        );
+        for bad in ["{oops", "{\"format\": 1}", &text.replace("null", "1")] {
+            let why = parse::<Checkpoint>(bad).unwrap_err();
+            assert!(why.contains("unreadable"), "{why}");
+            assert!(!why.contains("invalid type"), "no serde wording: {why}");
+        }
     }
 }

@@ -24,7 +24,7 @@ pub struct Solutions {
     /// Columns of the queens placed in rows `0..row`.
     placed: Vec<usize>,
     row: usize,
-    steps: u128,
+    placed_count: u128,
     done: bool,
 }
 
@@ -44,14 +44,14 @@ impl Solutions {
             rd: vec![0; n],
             placed: Vec::with_capacity(n),
             row: 0,
-            steps: 0,
+            placed_count: 0,
             done: false,
         }
     }
 
     /// Queens placed by the search so far.
-    pub fn steps(&self) -> u128 {
-        self.steps
+    pub fn placed(&self) -> u128 {
+        self.placed_count
     }
 }
 
@@ -74,7 +74,7 @@ impl Iterator for Solutions {
             }
             let bit = free & free.wrapping_neg();
             self.todo[r] = free ^ bit;
-            self.steps += 1;
+            self.placed_count += 1;
             self.placed.push(bit.trailing_zeros() as usize);
             if r + 1 == self.n {
                 let solution = self.placed.clone();

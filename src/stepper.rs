@@ -159,11 +159,11 @@ impl Stepper {
         })
     }
 
-    /// Takes one step and returns what it did.
+    /// Takes one step and returns what it did. Once the search is over it stays over:
+    /// every further step returns the same `Finished` and counts nothing.
     pub fn step(&mut self) -> Action {
         if self.is_finished() {
-            let n = self.n;
-            *self = Stepper::new(n);
+            return self.last;
         }
         self.steps += 1;
         let (col, row) = self.candidate;
@@ -242,7 +242,10 @@ impl Stepper {
                 format!("backtracked: removed the queen at column {col}, row {row}")
             }
             Action::Solution { count, .. } => format!("solution {count}"),
-            Action::Finished { total } => format!("search finished: {total} solutions"),
+            Action::Finished { total } => format!(
+                "search finished: {total} solution{}; r starts it again",
+                if total == 1 { "" } else { "s" }
+            ),
         }
     }
 }
@@ -330,9 +333,9 @@ mod tests {
             };
             assert_eq!(u128::from(total), known(n).unwrap().total, "N = {n}");
             steps_per_n.push(s.steps());
-            // The next step starts again from the empty board.
-            s.step();
-            assert_eq!((s.steps(), s.queens()), (1, &[0][..]), "N = {n}");
+            // The search stays over: no restart, no step counted.
+            assert_eq!(s.step(), Action::Finished { total });
+            assert_eq!(s.steps(), steps_per_n[n - 1], "N = {n}");
         }
         let again: Vec<u64> = (1..=10)
             .map(|n| {

@@ -82,7 +82,10 @@ fn bad_input_is_refused_with_the_allowed_range() {
         (&["count", "12..8"], "empty"),
         (&["count", ""], "not a board size"),
         (&["count", "4..x"], "not a board size"),
-        (&["count", "8", "--threads", "0"], "1..="),
+        (
+            &["count", "8", "--threads", "0"],
+            "--threads: thread count 0 is out of range: it must be 1 to 1024",
+        ),
         (&["count", "8", "--threads", "two"], "--threads"),
         (&["count", "8", "--split-depth", "9"], "--split-depth"),
         (&["count"], "N|A..B"),

@@ -3,9 +3,10 @@
 //! classic algorithms against the engine.
 
 use super::cli::BenchArgs;
+use super::count::json_seconds;
 use super::machine::{Machine, available_cpus, describe};
+use super::parse::BoardRange;
 use super::progress::Bar;
-use super::range::BoardRange;
 use super::{Failure, print_line};
 use indicatif::ProgressBar;
 use nqueens::ladder::Rung;
@@ -128,9 +129,10 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
     };
     let mut out = std::io::stdout().lock();
     if args.json {
+        // One compact object on one line, like every other --json.
         print_line(
             &mut out,
-            &serde_json::to_string_pretty(&report).expect("serializes"),
+            &serde_json::to_string(&report).expect("serializes"),
         )?;
     } else if args.markdown {
         print_markdown(&mut out, &report)?;
@@ -144,9 +146,9 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
 }
 
 /// 1, 2, 4, ... up to every available CPU, and that number itself.
-fn thread_counts(list: Option<&[u32]>) -> Vec<usize> {
+fn thread_counts(list: Option<&[usize]>) -> Vec<usize> {
     if let Some(list) = list {
-        return list.iter().map(|&t| t as usize).collect();
+        return list.to_vec();
     }
     let cpus = available_cpus();
     let mut counts: Vec<usize> = std::iter::successors(Some(1), |&t| Some(t * 2))
@@ -183,10 +185,10 @@ fn summarize(threads: usize, seconds: Vec<f64>, count: &Count) -> ThreadResult {
         threads,
         method: count.method.name().into(),
         kernel: count.kernel.name().into(),
-        median_seconds: median,
-        min_seconds: sorted[0],
-        max_seconds: sorted[sorted.len() - 1],
-        seconds,
+        median_seconds: json_seconds(median),
+        min_seconds: json_seconds(sorted[0]),
+        max_seconds: json_seconds(sorted[sorted.len() - 1]),
+        seconds: seconds.into_iter().map(json_seconds).collect(),
         nodes: count.nodes,
         solutions: count.total,
         nodes_per_second: count.nodes as f64 / median,
@@ -371,8 +373,9 @@ fn ladder(args: &BenchArgs) -> Result<(), Failure> {
         ),
     )?;
     // Per rung: the time at the last size run, to project the next one; once over budget
-    // a rung stays skipped for larger N.
+    // a rung stays skipped for larger N, and says where it was first skipped and why.
     let mut last_time: Vec<Option<(usize, f64)>> = vec![None; Rung::ALL.len()];
+    let mut first_skip: Vec<Option<(usize, f64)>> = vec![None; Rung::ALL.len()];
     let spinner = if args.quiet {
         ProgressBar::hidden()
     } else {
@@ -386,16 +389,23 @@ fn ladder(args: &BenchArgs) -> Result<(), Failure> {
         let engine_seconds = started.elapsed().as_secs_f64();
         for (i, rung) in Rung::ALL.iter().enumerate() {
             let projected = last_time[i].map(|(m, t)| t * growth(*rung, m, n));
-            if projected.is_some_and(|p| p > args.budget)
-                || last_time[i].is_some_and(|(_, t)| t.is_infinite())
+            if first_skip[i].is_none()
+                && let Some(p) = projected.filter(|&p| p > args.budget)
             {
-                last_time[i] = Some((n, f64::INFINITY));
+                first_skip[i] = Some((n, p));
+            }
+            if let Some((m, p)) = first_skip[i] {
                 if report {
-                    let why = projected
-                        .filter(|p| p.is_finite())
-                        .map_or("over budget at a smaller N".into(), |p| {
-                            format!("projected {p:.0} s")
-                        });
+                    let p = if p >= 10.0 {
+                        format!("{p:.0}")
+                    } else {
+                        format!("{p:.3}")
+                    };
+                    let why = if m == n {
+                        format!("projected {p} s")
+                    } else {
+                        format!("projected {p} s at N = {m} already")
+                    };
                     print_line(
                         &mut out,
                         &format!(

@@ -1,8 +1,7 @@
 //! The argument surface, declared with clap's derive API.
 
-use super::range::BoardRange;
+use super::parse::{self, BoardRange};
 use super::render::Format;
-use clap::builder::TypedValueParser;
 use clap::{Args as ClapArgs, Parser, Subcommand, ValueEnum};
 use nqueens::MethodChoice;
 use std::path::PathBuf;
@@ -41,6 +40,17 @@ pub enum Command {
     /// Combine shard results into the count, after checking that every shard is there
     /// once, for the same N and split, and undamaged.
     Merge(MergeArgs),
+    /// Print a completion script for a shell (see the README for where to put it).
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff), e.g. `nqueens man > nqueens.1`.
+    Man,
+}
+
+#[derive(ClapArgs, Debug)]
+pub struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 /// The counting method, as chosen on the command line.
@@ -92,17 +102,17 @@ impl MethodArg {
 #[derive(ClapArgs, Debug)]
 pub struct CountArgs {
     /// Board size N (1 to 32), or an inclusive range A..B.
-    #[arg(value_name = "N|A..B", value_parser = BoardRange::parse)]
+    #[arg(value_name = "N|A..B", value_parser = BoardRange::parse, allow_negative_numbers = true)]
     pub range: BoardRange,
 
     /// Worker threads [default: RAYON_NUM_THREADS, else every CPU this process may use].
-    #[arg(long, short = 't', value_name = "T", value_parser = clap::value_parser!(u32).range(1..=1024))]
-    pub threads: Option<u32>,
+    #[arg(long, short = 't', value_name = "T", value_parser = parse::threads, allow_negative_numbers = true)]
+    pub threads: Option<usize>,
 
-    /// Free rows filled in per border key before the sub-problems start
-    /// [default: 0 below N = 10, else 1].
-    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(0..=nqueens::engine::MAX_SPLIT_DEPTH as i64))]
-    pub split_depth: Option<u32>,
+    /// Backtracking: free rows filled in per border key before the sub-problems start
+    /// [default: 0 below N = 10, else 1]; giving one makes auto choose backtracking.
+    #[arg(long, value_name = "D", value_parser = parse::split_depth, allow_negative_numbers = true)]
+    pub split_depth: Option<usize>,
 
     /// Counting method: auto picks the faster one for each N.
     #[arg(long, value_enum, default_value = "auto")]
@@ -126,7 +136,7 @@ pub struct CountArgs {
     pub checkpoint: Option<PathBuf>,
 
     /// How often to write the checkpoint, e.g. 60s, 5m, 500ms.
-    #[arg(long, value_name = "DURATION", default_value = "60s", value_parser = humantime::parse_duration)]
+    #[arg(long, value_name = "DURATION", default_value = "60s", value_parser = parse::interval, requires = "checkpoint")]
     pub checkpoint_every: std::time::Duration,
 
     /// Run only shard I of K (1-based), e.g. 3/8, or `slurm` to take I and K from a
@@ -139,7 +149,7 @@ pub struct CountArgs {
     pub output: Option<PathBuf>,
 
     /// Overwrite an existing --output file.
-    #[arg(long)]
+    #[arg(long, requires = "output")]
     pub force: bool,
 
     /// Spread the count over MPI ranks (run under mpirun; needs the `mpi` feature).
@@ -154,8 +164,8 @@ pub struct MergeArgs {
     pub files: Vec<PathBuf>,
 
     /// Worker threads for the final symmetric searches.
-    #[arg(long, short = 't', value_name = "T", value_parser = clap::value_parser!(u32).range(1..=1024))]
-    pub threads: Option<u32>,
+    #[arg(long, short = 't', value_name = "T", value_parser = parse::threads, allow_negative_numbers = true)]
+    pub threads: Option<usize>,
 
     /// Print one JSON object instead of a table.
     #[arg(long)]
@@ -165,16 +175,16 @@ pub struct MergeArgs {
 #[derive(ClapArgs, Debug)]
 pub struct VerifyArgs {
     /// Board sizes to verify: N or an inclusive range A..B.
-    #[arg(value_name = "N|A..B", default_value = "1..15", value_parser = BoardRange::parse)]
+    #[arg(value_name = "N|A..B", default_value = "1..15", value_parser = BoardRange::parse, allow_negative_numbers = true)]
     pub range: BoardRange,
 
     /// Worker threads [default: RAYON_NUM_THREADS, else every CPU this process may use].
-    #[arg(long, short = 't', value_name = "T", value_parser = clap::value_parser!(u32).range(1..=1024))]
-    pub threads: Option<u32>,
+    #[arg(long, short = 't', value_name = "T", value_parser = parse::threads, allow_negative_numbers = true)]
+    pub threads: Option<usize>,
 
     /// Run the quick built-in check of the engine instead (small N at several thread
     /// counts and split depths, the symmetry group, the table's identities).
-    #[arg(long, conflicts_with_all = ["json", "cross_check"])]
+    #[arg(long, conflicts_with_all = ["range", "json", "cross_check", "method"])]
     pub self_test: bool,
 
     /// Counting method: auto picks the faster one for each N.
@@ -207,19 +217,19 @@ pub struct VerifyArgs {
 #[derive(ClapArgs, Debug)]
 pub struct BenchArgs {
     /// Board size of the workload (with --ladder, N or a range A..B).
-    #[arg(long = "n", value_name = "N", value_parser = BoardRange::parse)]
+    #[arg(long = "n", value_name = "N", value_parser = BoardRange::parse, allow_negative_numbers = true)]
     pub n: Option<BoardRange>,
 
     /// Thread counts to run, e.g. 1,2,8 [default: 1, 2, 4, ... and every available CPU].
-    #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = clap::value_parser!(u32).range(1..=1024))]
-    pub threads_list: Option<Vec<u32>>,
+    #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = parse::threads, allow_negative_numbers = true)]
+    pub threads_list: Option<Vec<usize>>,
 
     /// Timed runs per thread count (the median is quoted, with min and max).
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    #[arg(long, default_value_t = 3, value_parser = parse::runs, allow_negative_numbers = true)]
     pub runs: u32,
 
     /// Untimed warm-up runs per thread count.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(0..=100))]
+    #[arg(long, default_value_t = 1, value_parser = parse::warmups, allow_negative_numbers = true)]
     pub warmup: u32,
 
     /// Print the full results as one JSON object.
@@ -243,6 +253,8 @@ pub struct BenchArgs {
         long,
         value_name = "SECONDS",
         default_value_t = 10.0,
+        value_parser = parse::budget_seconds,
+        allow_negative_numbers = true,
         requires = "ladder"
     )]
     pub budget: f64,
@@ -269,11 +281,11 @@ pub struct BenchArgs {
 #[derive(ClapArgs, Debug)]
 pub struct SolveArgs {
     /// Board size N (1 to 32).
-    #[arg(value_name = "N", value_parser = clap::value_parser!(u32).range(1..=nqueens::MAX_N as i64).map(|n| n as usize))]
+    #[arg(value_name = "N", value_parser = parse::board_size, allow_negative_numbers = true)]
     pub n: usize,
 
     /// Stop after K solutions.
-    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "K", value_parser = parse::positive, allow_negative_numbers = true)]
     pub limit: Option<u64>,
 
     /// List one representative per orbit (the lexicographically smallest of its eight
@@ -281,9 +293,10 @@ pub struct SolveArgs {
     #[arg(long)]
     pub unique: bool,
 
-    /// Add the search step (queens placed so far) at which each solution was found.
+    /// Add how many queens the search had placed when it found each solution (a measure
+    /// of the search's work; `trace` counts steps, a different thing).
     #[arg(long)]
-    pub steps: bool,
+    pub placed: bool,
 
     #[command(flatten)]
     pub out: OutputArgs,
@@ -316,20 +329,21 @@ impl Method {
 #[derive(ClapArgs, Debug)]
 pub struct FindArgs {
     /// Board size N (1 to 100,000,000).
-    #[arg(value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100_000_000).map(|n| n as usize))]
+    #[arg(value_name = "N", value_parser = parse::large_board_size, allow_negative_numbers = true)]
     pub n: usize,
 
     /// How to search.
     #[arg(long, value_enum, default_value_t = Method::Explicit)]
     pub method: Method,
 
-    /// Random seed for min-conflicts and random-restart.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    /// Random seed for min-conflicts and random-restart [default: 1].
+    #[arg(long, value_parser = parse::seed, allow_negative_numbers = true)]
+    pub seed: Option<u64>,
 
-    /// Give up (exit 1) after this many steps (queen moves or placements).
-    #[arg(long, default_value_t = 50_000_000, value_parser = clap::value_parser!(u64).range(1..))]
-    pub max_steps: u64,
+    /// With min-conflicts or random-restart: give up (exit 1) after this many steps (queen
+    /// moves or placements) [default: 50,000,000].
+    #[arg(long, value_name = "K", value_parser = parse::positive, allow_negative_numbers = true)]
+    pub max_steps: Option<u64>,
 
     #[command(flatten)]
     pub out: OutputArgs,
@@ -349,8 +363,12 @@ pub struct CheckArgs {
     #[arg(long, value_name = "FILE", conflicts_with = "placements")]
     pub file: Option<PathBuf>,
 
+    /// List every attacking pair of a placement, not only the first.
+    #[arg(long)]
+    pub all: bool,
+
     /// Require every placement to be for an N x N board.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..).map(|n| n as usize))]
+    #[arg(long, value_name = "N", value_parser = parse::large_board_size, allow_negative_numbers = true)]
     pub n: Option<usize>,
 }
 
@@ -370,11 +388,11 @@ pub struct OutputArgs {
 #[derive(ClapArgs, Debug)]
 pub struct TraceArgs {
     /// Board size N (1 to 32; up to about 20 fits a normal terminal).
-    #[arg(value_name = "N", value_parser = clap::value_parser!(u32).range(1..=nqueens::MAX_N as i64).map(|n| n as usize))]
+    #[arg(value_name = "N", value_parser = parse::board_size, allow_negative_numbers = true)]
     pub n: usize,
 
     /// Starting speed in steps per second.
-    #[arg(long, default_value_t = 10.0)]
+    #[arg(long, default_value_t = 10.0, value_parser = parse::speed, allow_negative_numbers = true)]
     pub speed: f64,
 
     /// Start running instead of halted.
@@ -386,7 +404,7 @@ pub struct TraceArgs {
     pub plain: bool,
 
     /// With --plain: the number of steps to print (or, with --solutions-only, to run).
-    #[arg(long, value_name = "K", requires = "plain")]
+    #[arg(long, value_name = "K", requires = "plain", value_parser = parse::positive, allow_negative_numbers = true)]
     pub steps: Option<u64>,
 
     /// With --plain: one line per solution found, `solution K step S: r0 r1 ...` (the row

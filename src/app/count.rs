@@ -1,10 +1,21 @@
-//! `nqueens count`: a table or JSON Lines, one board size at a time.
+//! `nqueens count`: one pipeline for every way of counting (plain, checkpointed, one
+//! shard, over MPI): check the request and claim every file it will write, prepare the
+//! split, run the sub-problems with the sinks attached (progress, checkpoint), report.
 
 use super::cli::CountArgs;
+use super::longrun::{
+    self, CheckpointLock, Checkpointer, Layout, Saved, Shard, load_checkpoint, shard_result,
+};
+use super::output::{check_writable, write_atomically};
 use super::progress::Bar;
 use super::{Failure, print_line};
-use nqueens::{Count, Options};
+use nqueens::kernel::Tally;
+use nqueens::records::Checksummed;
+use nqueens::{Count, Engine, Options, Plan, Progress, Work};
 use serde::Serialize;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// One result as printed by `--json`.
@@ -15,7 +26,10 @@ pub struct JsonCount {
     unique: u128,
     orbits: JsonOrbits,
     nodes: u128,
+    /// Seconds of this run.
     seconds: f64,
+    /// Seconds of the whole count, over every run that resumed it.
+    total_seconds: f64,
     threads: usize,
     subproblems: u64,
     split_depth: usize,
@@ -34,35 +48,325 @@ struct JsonOrbits {
     c1: u128,
 }
 
+/// Time spent on a count: in this run, and over every run that resumed it.
+#[derive(Clone, Copy)]
+pub struct Seconds {
+    pub run: f64,
+    pub total: f64,
+}
+
+impl Seconds {
+    /// A count done in one run.
+    pub fn once(seconds: f64) -> Seconds {
+        Seconds {
+            run: seconds,
+            total: seconds,
+        }
+    }
+}
+
 pub fn run(args: &CountArgs) -> Result<(), Failure> {
+    let shard = args
+        .shard
+        .as_deref()
+        .map(longrun::parse_shard)
+        .transpose()?;
+    let long = args.checkpoint.is_some() || shard.is_some() || args.mpi;
+    if long && args.range.first != args.range.last {
+        return Err(Failure::usage(
+            "--checkpoint, --shard and --mpi take one board size, not a range",
+        ));
+    }
+    if shard.is_some() && args.output.is_none() {
+        return Err(Failure::usage(
+            "--shard needs --output FILE for the shard's result",
+        ));
+    }
     let options = Options {
-        threads: args.threads.map(|t| t as usize),
-        split_depth: args.split_depth.map(|d| d as usize),
+        threads: args.threads,
+        split_depth: args.split_depth,
         method: args.method.choice(),
         kernel: args.kernel.choice(),
     };
-    if args.mpi {
-        #[cfg(feature = "mpi")]
-        return super::mpi_run::run(args, &options);
-        #[cfg(not(feature = "mpi"))]
-        return Err(Failure::usage(
-            "--mpi needs a build with the `mpi` feature: cargo build --release --features mpi",
-        ));
+    let engine = Engine::new(&options).map_err(|e| Failure::usage(e.to_string()))?;
+    // Every file the run will write is checked, and the checkpoint claimed, before any
+    // work: a run must not finish hours of work and then find it cannot save it.
+    if let Some(output) = &args.output {
+        check_writable(output, args.force)?;
     }
-    if args.checkpoint.is_some() || args.shard.is_some() {
-        return super::longrun::run(args, &options);
-    }
+    let _lock = match &args.checkpoint {
+        Some(path) => {
+            check_writable(path, true)?;
+            Some(CheckpointLock::claim(path)?)
+        }
+        None => None,
+    };
+    let stop = Stop::on_signals()?;
     let mut out = std::io::stdout().lock();
     for (i, n) in args.range.sizes().enumerate() {
-        let (count, seconds) = timed_count(n, &options, args.quiet)?;
-        // The header comes with the first result: a count that fails or is interrupted
-        // before it leaves stdout empty.
-        if i == 0 && !args.json {
-            print_header(&mut out)?;
+        let plan = engine
+            .prepare(n)
+            .map_err(|e| Failure::usage(e.to_string()))?;
+        let covered = longrun::covered(&plan, shard)?;
+        let layout = Layout::of(&plan, shard);
+        let saved = match &args.checkpoint {
+            Some(path) if path.exists() => load_checkpoint(path, &layout)?,
+            _ => Saved::default(),
+        };
+        let ran = if args.mpi {
+            match run_on_mpi(&engine, &plan)? {
+                Some(ran) => ran,
+                None => return Ok(()), // a worker rank: rank 0 reports
+            }
+        } else {
+            run_here(&engine, &plan, &covered, saved, &layout, args, &stop)
+        };
+        if !ran.complete(&covered) {
+            return Err(interrupted(&ran, &covered, args, &stop));
         }
-        print_count(&mut out, &count, seconds, args.json)?;
+        match shard {
+            Some(shard) => report_shard(&mut out, &plan, shard, &covered, &ran, args)?,
+            None => {
+                let tallies: Vec<Option<Tally>> = (0..plan.len())
+                    .map(|id| ran.done.get(&id).copied())
+                    .collect();
+                let count = engine
+                    .finish(&plan, &tallies)
+                    .map_err(|e| Failure::failed(e.to_string()))?;
+                // The header comes with the first result: a count that fails or is
+                // interrupted before it leaves stdout empty.
+                if i == 0 && !args.json {
+                    print_header(&mut out)?;
+                }
+                print_count(&mut out, &count, ran.seconds, args.json)?;
+                if ran.seconds.total > ran.seconds.run && !args.json {
+                    eprintln!(
+                        "N = {n}: {:.3} s in this run, {:.3} s over every run of the checkpoint",
+                        ran.seconds.run, ran.seconds.total
+                    );
+                }
+            }
+        }
+        // The result is out; a checkpoint that could not be saved is still a failure.
+        if let Some(why) = ran.checkpoint_failure {
+            return Err(Failure::failed(format!(
+                "{why}; the result above is complete"
+            )));
+        }
     }
     Ok(())
+}
+
+/// Ctrl-C and SIGTERM set `stop`: the run ends between sub-problems, saving its checkpoint.
+struct Stop {
+    stop: Arc<AtomicBool>,
+    term: Arc<AtomicBool>,
+}
+
+impl Stop {
+    fn on_signals() -> Result<Stop, Failure> {
+        let stop = Stop {
+            stop: Arc::new(AtomicBool::new(false)),
+            term: Arc::new(AtomicBool::new(false)),
+        };
+        for (signal, flag) in [
+            (signal_hook::consts::SIGINT, &stop.stop),
+            (signal_hook::consts::SIGTERM, &stop.stop),
+            (signal_hook::consts::SIGTERM, &stop.term),
+        ] {
+            signal_hook::flag::register(signal, Arc::clone(flag))
+                .map_err(|e| Failure::usage(format!("cannot handle signals: {e}")))?;
+        }
+        Ok(stop)
+    }
+
+    /// The shell's status for the signal that stopped the run.
+    fn status(&self) -> u8 {
+        if self.term.load(Ordering::Relaxed) {
+            143
+        } else {
+            130
+        }
+    }
+}
+
+/// What a run of the sub-problems left: every finished one (with those of earlier runs),
+/// its time, and why the last checkpoint could not be written, if it could not.
+struct Ran {
+    done: BTreeMap<usize, Tally>,
+    seconds: Seconds,
+    checkpoint_failure: Option<String>,
+}
+
+impl Ran {
+    fn complete(&self, covered: &[usize]) -> bool {
+        covered.iter().all(|id| self.done.contains_key(id))
+    }
+}
+
+/// Runs the sub-problems not yet saved on this machine's threads, with the progress bar
+/// and (with `--checkpoint`) the checkpoint writer attached; the checkpoint is written
+/// once more at the end, finished or stopped.
+fn run_here(
+    engine: &Engine,
+    plan: &Plan,
+    covered: &[usize],
+    saved: Saved,
+    layout: &Layout,
+    args: &CountArgs,
+    stop: &Stop,
+) -> Ran {
+    let started = Instant::now();
+    let sink = Sink {
+        bar: Bar::new(format!("N = {}", plan.n()), args.quiet),
+        already: saved.done.len() as u64,
+        fresh: Mutex::new(Vec::new()),
+    };
+    let checkpointer = args.checkpoint.as_deref().map(|path| Checkpointer {
+        path,
+        layout,
+        every: args.checkpoint_every,
+        seconds_before: saved.seconds,
+        started,
+    });
+    let finished = AtomicBool::new(false);
+    let results = std::thread::scope(|scope| {
+        if let Some(writer) = &checkpointer {
+            let (saved, sink, finished) = (&saved, &sink, &finished);
+            scope.spawn(move || writer.keep_writing(&saved.done, &sink.fresh, finished, &sink.bar));
+        }
+        let skip = |id: usize| saved.done.contains_key(&id);
+        let work = Work {
+            only: Some(covered),
+            skip: Some(&skip),
+            stop: Some(&stop.stop),
+        };
+        let results = engine.run(plan, &work, &sink);
+        finished.store(true, Ordering::Relaxed);
+        results
+    });
+    sink.bar.finish();
+    let mut done = saved.done;
+    done.extend(results);
+    let checkpoint_failure = checkpointer.and_then(|writer| {
+        writer
+            .write(&done)
+            .err()
+            .map(|e| format!("cannot write checkpoint {}: {e}", writer.path.display()))
+    });
+    let run = started.elapsed().as_secs_f64();
+    Ran {
+        done,
+        seconds: Seconds {
+            run,
+            total: saved.seconds + run,
+        },
+        checkpoint_failure,
+    }
+}
+
+#[cfg(feature = "mpi")]
+fn run_on_mpi(engine: &Engine, plan: &Plan) -> Result<Option<Ran>, Failure> {
+    let started = Instant::now();
+    Ok(super::mpi_run::distribute(engine, plan)?.map(|done| Ran {
+        done,
+        seconds: Seconds::once(started.elapsed().as_secs_f64()),
+        checkpoint_failure: None,
+    }))
+}
+
+#[cfg(not(feature = "mpi"))]
+fn run_on_mpi(_: &Engine, _: &Plan) -> Result<Option<Ran>, Failure> {
+    Err(Failure::usage(
+        "--mpi needs a build with the `mpi` feature: cargo build --release --features mpi",
+    ))
+}
+
+/// The failure of a run stopped by a signal: what was done and what was kept.
+fn interrupted(ran: &Ran, covered: &[usize], args: &CountArgs, stop: &Stop) -> Failure {
+    let finished = covered
+        .iter()
+        .filter(|id| ran.done.contains_key(id))
+        .count();
+    let saved = match (&args.checkpoint, &ran.checkpoint_failure) {
+        (Some(_), None) => "saved; run the same command again to resume".to_string(),
+        (Some(_), Some(why)) => format!("{why} (the last checkpoint written is kept)"),
+        (None, _) => "nothing was saved (use --checkpoint FILE to keep partial work)".into(),
+    };
+    let status = if ran.checkpoint_failure.is_some() {
+        1
+    } else {
+        stop.status()
+    };
+    Failure::interrupted(
+        format!(
+            "interrupted with {finished} of {} done; {saved}",
+            nqueens::words::plural(covered.len() as u64, "sub-problem")
+        ),
+        status,
+    )
+}
+
+/// Writes the shard's result file; if it cannot be written, the result goes to stdout
+/// instead (so the work is not lost) and the run fails naming the file and the reason.
+fn report_shard(
+    out: &mut impl std::io::Write,
+    plan: &Plan,
+    shard: Shard,
+    covered: &[usize],
+    ran: &Ran,
+    args: &CountArgs,
+) -> Result<(), Failure> {
+    let result = shard_result(plan, shard, covered, &ran.done, ran.seconds.total);
+    let path = args
+        .output
+        .as_deref()
+        .expect("checked: a shard has an output");
+    let text = result.to_file_text();
+    let summary = format!(
+        "shard {shard} of N = {}: {}, total contribution {}",
+        plan.n(),
+        nqueens::words::plural(covered.len() as u64, "sub-problem"),
+        result.total
+    );
+    match write_atomically(path, &text) {
+        Ok(()) => print_line(out, &format!("{summary}, written to {}", path.display())),
+        Err(e) => {
+            print_line(out, &format!("{summary}; its result file follows:"))?;
+            print_line(out, text.trim_end())?;
+            Err(Failure::failed(format!(
+                "cannot write {}: {e}; the shard's result is on stdout: save that line as \
+                 the file for `nqueens merge`",
+                path.display()
+            )))
+        }
+    }
+}
+
+/// Progress for a run: the bar (starting from the work already saved) and the finished
+/// sub-problems, for the checkpoint writer.
+struct Sink {
+    bar: Bar,
+    already: u64,
+    fresh: Mutex<Vec<(usize, Tally)>>,
+}
+
+impl Progress for Sink {
+    fn begin(&self, subproblems: u64) {
+        self.bar.begin(self.already + subproblems);
+        self.bar.advance(self.already);
+    }
+
+    fn advance(&self, done: u64) {
+        self.bar.advance(done);
+    }
+
+    fn finished(&self, id: usize, tally: Tally) {
+        self.fresh
+            .lock()
+            .expect("no panics hold it")
+            .push((id, tally));
+    }
 }
 
 /// The table's header line.
@@ -80,15 +384,15 @@ pub fn print_header(out: &mut impl std::io::Write) -> Result<(), Failure> {
 pub fn print_count(
     out: &mut impl std::io::Write,
     count: &Count,
-    seconds: f64,
+    seconds: Seconds,
     json: bool,
 ) -> Result<(), Failure> {
     let line = if json {
-        json_line(count, seconds)
+        serde_json::to_string(&JsonCount::new(count, seconds)).expect("plain data serializes")
     } else {
         format!(
             "{:>3} {:>20} {:>20} {:>11.3}",
-            count.n, count.total, count.unique, seconds
+            count.n, count.total, count.unique, seconds.run
         )
     };
     print_line(out, &line)
@@ -112,12 +416,13 @@ pub fn peak_memory() -> Option<u64> {
     Some(kib * 1024)
 }
 
-fn json_line(count: &Count, seconds: f64) -> String {
-    serde_json::to_string(&JsonCount::new(count, seconds)).expect("plain data serializes")
+/// Seconds for JSON: rounded to the microsecond.
+pub fn json_seconds(seconds: f64) -> f64 {
+    (seconds * 1e6).round() / 1e6
 }
 
 impl JsonCount {
-    pub fn new(count: &Count, seconds: f64) -> JsonCount {
+    pub fn new(count: &Count, seconds: Seconds) -> JsonCount {
         JsonCount {
             n: count.n,
             total: count.total,
@@ -129,7 +434,8 @@ impl JsonCount {
                 c1: count.orbits.c1,
             },
             nodes: count.nodes,
-            seconds,
+            seconds: json_seconds(seconds.run),
+            total_seconds: json_seconds(seconds.total),
             threads: count.threads,
             subproblems: count.subproblems,
             split_depth: count.split_depth,

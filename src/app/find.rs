@@ -1,10 +1,16 @@
 //! `nqueens find N`: one solution for a large board.
 
+use super::Failure;
 use super::cli::{FindArgs, Method};
-use super::render::{Format, Item, svg, text};
-use super::{Failure, output};
+use super::output::Output;
+use super::render::{Format, Item, stream_board, svg, text};
 use nqueens::construct::{FindError, explicit, min_conflicts, random_restart};
 use std::time::Instant;
+
+/// The seed of the random methods when none is given.
+pub const DEFAULT_SEED: u64 = 1;
+/// The step limit of the random methods when none is given.
+pub const DEFAULT_MAX_STEPS: u64 = 50_000_000;
 
 /// Boards are drawn only up to this side; larger ones are written as a list.
 const LARGEST_DRAWN: usize = 64;
@@ -25,11 +31,28 @@ pub fn run(args: &FindArgs) -> Result<(), Failure> {
             "--format svg writes a picture: give --output FILE",
         ));
     }
+    if args.method == Method::Explicit {
+        for (flag, given) in [
+            ("--seed", args.seed.is_some()),
+            ("--max-steps", args.max_steps.is_some()),
+        ] {
+            if given {
+                return Err(Failure::usage(format!(
+                    "{flag} applies to --method min-conflicts and random-restart; the explicit \
+                     construction has no randomness and no steps to limit"
+                )));
+            }
+        }
+    }
+    let seed = args.seed.unwrap_or(DEFAULT_SEED);
+    let max_steps = args.max_steps.unwrap_or(DEFAULT_MAX_STEPS);
+    // The destination is checked (and claimed) before the search.
+    let mut out = Output::open(args.out.output.as_deref(), args.force)?;
     let started = Instant::now();
     let found = match args.method {
         Method::Explicit => explicit(n),
-        Method::MinConflicts => min_conflicts(n, args.seed, args.max_steps),
-        Method::RandomRestart => random_restart(n, args.seed, args.max_steps),
+        Method::MinConflicts => min_conflicts(n, seed, max_steps),
+        Method::RandomRestart => random_restart(n, seed, max_steps),
     };
     let seconds = started.elapsed().as_secs_f64();
     let cols = found.map_err(|e| match e {
@@ -37,23 +60,30 @@ pub fn run(args: &FindArgs) -> Result<(), Failure> {
             Failure::failed(e.to_string())
         }
     })?;
-    let mut out = output::open(args.out.output.as_deref(), args.force)?;
-    let body = match args.out.format {
-        Format::Summary => format!(
+    match args.out.format {
+        Format::Summary => out.write(&format!(
             "N = {n}: solution found by {} and checked in {seconds:.3} s\n",
             args.method.name()
-        ),
-        Format::Svg => svg(&[cols]),
+        ))?,
+        // Lines and JSON stream out of the compact board: no copy of it is made.
+        format @ (Format::List | Format::Json) => stream_board(&mut out, format, &cols)?,
+        // Drawn boards are small (N <= 64).
         format => {
-            let item = Item {
-                index: 1,
-                cols: &cols,
-                step: None,
-                orbit_size: None,
+            let wide: Vec<usize> = cols.iter().map(|&c| c as usize).collect();
+            let body = match format {
+                Format::Svg => svg(&[wide]),
+                _ => {
+                    let item = Item {
+                        index: 1,
+                        cols: &wide,
+                        placed: None,
+                        orbit_size: None,
+                    };
+                    format!("{}\n", text(format, &item))
+                }
             };
-            format!("{}\n", text(format, &item))
+            out.write(&body)?;
         }
-    };
-    output::write(&mut out, &body)?;
-    output::finish(&mut out)
+    }
+    out.finish()
 }

@@ -1,7 +1,7 @@
 //! `nqueens merge FILES...`: the count from shard results, once they prove complete.
 
 use super::cli::MergeArgs;
-use super::count::{print_count, print_header};
+use super::count::{Seconds, print_count, print_header};
 use super::{Failure, print_line};
 use nqueens::kernel::Tally;
 use nqueens::records::{SHARD_FORMAT, ShardResult, parse, partition};
@@ -81,11 +81,19 @@ pub fn run(args: &MergeArgs) -> Result<(), Failure> {
             missing.join(", ")
         )));
     }
-    let method = Method::from_name(&first.method)
-        .ok_or_else(|| bad(first_file, format!("unknown method '{}'", first.method)))?;
+    let method = Method::from_name(&first.method).ok_or_else(|| {
+        bad(
+            first_file,
+            format!(
+                "unknown method '{}'",
+                nqueens::words::shorten(&first.method)
+            ),
+        )
+    })?;
     let options = Options {
-        threads: args.threads.map(|t| t as usize),
-        split_depth: Some(first.split_depth),
+        threads: args.threads,
+        // The join splits by row sets; its files record depth 0.
+        split_depth: (method == Method::Backtrack).then_some(first.split_depth),
         method: MethodChoice::Only(method),
         kernel: None,
     };
@@ -124,7 +132,7 @@ pub fn run(args: &MergeArgs) -> Result<(), Failure> {
     if !args.json {
         print_header(&mut out)?;
     }
-    print_count(&mut out, &count, seconds, args.json)?;
+    print_count(&mut out, &count, Seconds::once(seconds), args.json)?;
     let v = verdict(&count);
     if !args.json {
         let word = match (v.passed(), v.published) {
@@ -132,7 +140,13 @@ pub fn run(args: &MergeArgs) -> Result<(), Failure> {
             (true, false) => "no published term to compare (identities hold)",
             (false, _) => "DIFFERS from the published values",
         };
-        print_line(&mut out, &format!("merged {k} shards; {word}"))?;
+        print_line(
+            &mut out,
+            &format!(
+                "merged {}; {word}",
+                nqueens::words::plural(k as u64, "shard")
+            ),
+        )?;
     }
     if !v.passed() {
         return Err(Failure::failed(

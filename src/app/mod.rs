@@ -12,8 +12,8 @@ mod merge;
 #[cfg(feature = "mpi")]
 mod mpi_run;
 mod output;
+mod parse;
 mod progress;
-mod range;
 mod render;
 mod solve;
 mod trace;
@@ -81,8 +81,14 @@ pub fn run() -> ExitCode {
         )
         .into_boxed_str(),
     );
-    let matches = cli::Args::command().version(version).get_matches();
-    let args = cli::Args::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    let matches = match cli::Args::command().version(version).try_get_matches() {
+        Ok(matches) => matches,
+        Err(err) => return refuse_arguments(err),
+    };
+    let args = match cli::Args::from_arg_matches(&matches) {
+        Ok(args) => args,
+        Err(err) => return refuse_arguments(err),
+    };
     let outcome = match args.command {
         cli::Command::Count(ref a) => count::run(a),
         cli::Command::Verify(ref a) => verify::run(a),
@@ -92,6 +98,8 @@ pub fn run() -> ExitCode {
         cli::Command::Check(ref a) => check::run(a),
         cli::Command::Trace(ref a) => trace::run(a),
         cli::Command::Merge(ref a) => merge::run(a),
+        cli::Command::Completions(ref a) => completions(a.shell, version),
+        cli::Command::Man => manual(),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
@@ -100,6 +108,52 @@ pub fn run() -> ExitCode {
             ExitCode::from(failure.status)
         }
     }
+}
+
+/// Writes the completion script for `shell` to stdout.
+fn completions(shell: clap_complete::Shell, version: &'static str) -> Result<(), Failure> {
+    let mut command = cli::Args::command().version(version);
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut command, "nqueens", &mut script);
+    print_bytes(&script)
+}
+
+/// Writes the manual page (roff) to stdout.
+fn manual() -> Result<(), Failure> {
+    let mut page = Vec::new();
+    clap_mangen::Man::new(cli::Args::command()).render(&mut page)?;
+    print_bytes(&page)
+}
+
+fn print_bytes(bytes: &[u8]) -> Result<(), Failure> {
+    let mut out = io::stdout().lock();
+    match out.write_all(bytes).and_then(|()| out.flush()) {
+        Err(err) if err.kind() == io::ErrorKind::BrokenPipe => std::process::exit(0),
+        other => Ok(other?),
+    }
+}
+
+/// Ends the program on arguments clap could not take. A value our parsers refused is
+/// reported in our own words (`nqueens: --threads: thread count 0 is out of range: it
+/// must be 1 to 1024`), never echoing a long value; everything else (help, version,
+/// unknown flags) as clap writes it.
+fn refuse_arguments(err: clap::Error) -> ExitCode {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if err.kind() != ErrorKind::ValueValidation {
+        err.exit();
+    }
+    let reason = std::error::Error::source(&err).map(|e| e.to_string());
+    let arg = match err.get(ContextKind::InvalidArg) {
+        Some(ContextValue::String(arg)) => arg.split(' ').next().unwrap_or_default(),
+        _ => "",
+    };
+    let message = match (reason, arg.starts_with('-')) {
+        (Some(reason), true) => format!("{arg}: {reason}"),
+        (Some(reason), false) => reason,
+        (None, _) => err.kind().to_string(),
+    };
+    let _ = writeln!(io::stderr(), "nqueens: {message}");
+    ExitCode::from(2)
 }
 
 /// Writes a line to stdout; a reader that closed the pipe early ends the program quietly,

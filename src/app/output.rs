@@ -1,45 +1,149 @@
-//! Where listings go: stdout, or a new file given with --output (never overwriting one
-//! that exists unless --force is given).
+//! Where results go: stdout, or files written whole or not at all.
+//!
+//! Every file a command will write is checked before its work starts
+//! ([`check_writable`]). Files are written to a temporary file beside the target (a name
+//! unique to the process) and renamed over it once complete and synced, so a failed or
+//! interrupted write leaves the old file or none, never half of one, and removes its
+//! temporary file.
 
 use super::Failure;
-use std::fs::OpenOptions;
+use std::fs;
 use std::io::{self, BufWriter, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use tempfile::NamedTempFile;
 
-pub fn open(path: Option<&Path>, force: bool) -> Result<Box<dyn Write>, Failure> {
-    match path {
-        None => Ok(Box::new(BufWriter::new(io::stdout().lock()))),
-        Some(path) => {
-            let file = OpenOptions::new()
-                .write(true)
-                .create(true)
-                .truncate(true)
-                .create_new(!force)
-                .open(path)
-                .map_err(|e| {
-                    let hint = if e.kind() == io::ErrorKind::AlreadyExists {
-                        " (it exists; add --force to overwrite it)"
-                    } else {
-                        ""
-                    };
-                    Failure::usage(format!("cannot write {}: {e}{hint}", path.display()))
-                })?;
-            Ok(Box::new(BufWriter::new(file)))
+/// Refuses, before any work, a path the run could not write: a folder, an existing file
+/// without `force`, a file in a folder that does not exist or that it may not write in
+/// (tried by creating a temporary file there).
+pub fn check_writable(path: &Path, force: bool) -> Result<(), Failure> {
+    if path.is_dir() {
+        return Err(Failure::usage(format!(
+            "{} is a folder; give a file name",
+            path.display()
+        )));
+    }
+    if path.exists() && !force {
+        return Err(Failure::usage(format!(
+            "{} exists; add --force to overwrite it",
+            path.display()
+        )));
+    }
+    let folder = folder_of(path);
+    if !folder.is_dir() {
+        return Err(Failure::usage(format!(
+            "cannot write {}: the folder {} does not exist",
+            path.display(),
+            folder.display()
+        )));
+    }
+    temp_beside(path).map(drop).map_err(|e| {
+        Failure::usage(format!(
+            "cannot write {}: the folder {} is not writable ({e})",
+            path.display(),
+            folder.display()
+        ))
+    })
+}
+
+/// Writes `text` to `path` whole (temporary file, sync, rename), or leaves it as it was.
+pub fn write_atomically(path: &Path, text: &str) -> io::Result<()> {
+    let mut temp = temp_beside(path)?;
+    temp.write_all(text.as_bytes())?;
+    temp.as_file().sync_all()?;
+    temp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+/// A temporary file in `path`'s folder, named after it and unique to this process; it is
+/// removed when dropped unless persisted.
+fn temp_beside(path: &Path) -> io::Result<NamedTempFile> {
+    let name = path.file_name().map_or_else(
+        || "nqueens".into(),
+        |name| name.to_string_lossy().into_owned(),
+    );
+    tempfile::Builder::new()
+        .prefix(&format!(".{name}."))
+        .suffix(".tmp")
+        .tempfile_in(folder_of(path))
+}
+
+fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    }
+}
+
+/// A listing's destination: stdout, or a file that appears only when complete.
+pub enum Output {
+    Stdout(BufWriter<io::StdoutLock<'static>>),
+    File {
+        temp: BufWriter<NamedTempFile>,
+        path: PathBuf,
+        force: bool,
+    },
+}
+
+impl Output {
+    /// Stdout, or a new file at `path` (checked now: an existing one needs `force`).
+    pub fn open(path: Option<&Path>, force: bool) -> Result<Output, Failure> {
+        let Some(path) = path else {
+            return Ok(Output::Stdout(BufWriter::new(io::stdout().lock())));
+        };
+        check_writable(path, force)?;
+        let temp = temp_beside(path).map_err(|e| write_failure(path, &e))?;
+        Ok(Output::File {
+            temp: BufWriter::new(temp),
+            path: path.to_path_buf(),
+            force,
+        })
+    }
+
+    /// Writes one chunk; a reader that closed the pipe ends the program quietly.
+    pub fn write(&mut self, text: &str) -> Result<(), Failure> {
+        match self {
+            Output::Stdout(out) => quiet_on_broken_pipe(out.write_all(text.as_bytes())),
+            Output::File { temp, path, .. } => temp
+                .write_all(text.as_bytes())
+                .map_err(|e| write_failure(path, &e)),
+        }
+    }
+
+    /// Flushes stdout, or syncs the file and moves it into place.
+    pub fn finish(self) -> Result<(), Failure> {
+        match self {
+            Output::Stdout(mut out) => quiet_on_broken_pipe(out.flush()),
+            Output::File { temp, path, force } => {
+                let fail = |e: &io::Error| write_failure(&path, e);
+                let temp = temp.into_inner().map_err(|e| fail(e.error()))?;
+                temp.as_file().sync_all().map_err(|e| fail(&e))?;
+                // Without --force, a file that appeared while we worked is not replaced.
+                let placed = if force {
+                    temp.persist(&path)
+                } else {
+                    temp.persist_noclobber(&path)
+                };
+                placed.map(drop).map_err(|e| fail(&e.error))
+            }
         }
     }
 }
 
-/// Writes one chunk; a reader that closed the pipe ends the program quietly.
-pub fn write(out: &mut dyn Write, text: &str) -> Result<(), Failure> {
-    match out.write_all(text.as_bytes()) {
+fn write_failure(path: &Path, e: &io::Error) -> Failure {
+    Failure::failed(format!(
+        "cannot write {}: {e}; nothing was written there",
+        path.display()
+    ))
+}
+
+fn quiet_on_broken_pipe(result: io::Result<()>) -> Result<(), Failure> {
+    match result {
         Err(err) if err.kind() == io::ErrorKind::BrokenPipe => std::process::exit(0),
         other => Ok(other?),
     }
 }
 
-pub fn finish(out: &mut dyn Write) -> Result<(), Failure> {
-    match out.flush() {
-        Err(err) if err.kind() == io::ErrorKind::BrokenPipe => std::process::exit(0),
-        other => Ok(other?),
-    }
+/// Removes a file if it is there (cleaning up after ourselves; a failure only leaves it).
+pub fn remove_quietly(path: &Path) {
+    let _ = fs::remove_file(path);
 }

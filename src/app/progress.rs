@@ -65,6 +65,11 @@ impl Bar {
         self.bar.inc(1);
     }
 
+    /// A line on stderr that does not tear the bar.
+    pub fn note(&self, line: &str) {
+        self.bar.suspend(|| eprintln!("{line}"));
+    }
+
     pub fn finish(&self) {
         self.bar.finish_and_clear();
     }

@@ -1,5 +1,7 @@
 //! Drawing placements: a list of columns, text boards, Unicode boards, JSON Lines, SVG.
 
+use super::Failure;
+use super::output::Output;
 use clap::ValueEnum;
 use serde::Serialize;
 
@@ -12,7 +14,7 @@ pub enum Format {
     Board,
     /// A chequered Unicode board with queens.
     Unicode,
-    /// JSON Lines: {"n", "index", "cols" (0-based, by row), optional "step", "orbit_size"}.
+    /// JSON Lines: {"n", "index", "cols" (0-based, by row), optional "placed", "orbit_size"}.
     Json,
     /// An SVG picture of one board, or of the first K boards in a grid (needs --output).
     Svg,
@@ -24,7 +26,8 @@ pub enum Format {
 pub struct Item<'a> {
     pub index: u64,
     pub cols: &'a [usize],
-    pub step: Option<u128>,
+    /// Queens the search had placed when it found this one.
+    pub placed: Option<u128>,
     pub orbit_size: Option<usize>,
 }
 
@@ -34,7 +37,7 @@ struct JsonItem<'a> {
     index: u64,
     cols: &'a [usize],
     #[serde(skip_serializing_if = "Option::is_none")]
-    step: Option<u128>,
+    placed: Option<u128>,
     #[serde(skip_serializing_if = "Option::is_none")]
     orbit_size: Option<usize>,
 }
@@ -43,8 +46,8 @@ struct JsonItem<'a> {
 pub fn text(format: Format, item: &Item) -> String {
     let n = item.cols.len();
     let mut prefix = String::new();
-    if let Some(step) = item.step {
-        prefix.push_str(&format!("step {step}: "));
+    if let Some(placed) = item.placed {
+        prefix.push_str(&format!("placed {placed}: "));
     }
     if let Some(size) = item.orbit_size {
         prefix.push_str(&format!("orbit {size}: "));
@@ -82,12 +85,41 @@ pub fn text(format: Format, item: &Item) -> String {
             n,
             index: item.index,
             cols: item.cols,
-            step: item.step,
+            placed: item.placed,
             orbit_size: item.orbit_size,
         })
         .expect("plain data serializes"),
         Format::Svg | Format::Summary => unreachable!("not a line format"),
     }
+}
+
+/// Writes one compact board as a `list` line or a JSON Lines object, a chunk at a time, so
+/// a board of millions of queens never exists as one string.
+pub fn stream_board(out: &mut Output, format: Format, cols: &[u32]) -> Result<(), Failure> {
+    use std::fmt::Write as _;
+    const CHUNK: usize = 1 << 16;
+    let (open, separator, close) = match format {
+        Format::List => (String::new(), " ", "\n"),
+        Format::Json => (
+            format!("{{\"n\":{},\"index\":1,\"cols\":[", cols.len()),
+            ",",
+            "]}\n",
+        ),
+        _ => unreachable!("a line format"),
+    };
+    let mut chunk = open;
+    for (i, col) in cols.iter().enumerate() {
+        if i > 0 {
+            chunk.push_str(separator);
+        }
+        write!(chunk, "{col}").expect("writing to a String");
+        if chunk.len() >= CHUNK {
+            out.write(&chunk)?;
+            chunk.clear();
+        }
+    }
+    chunk.push_str(close);
+    out.write(&chunk)
 }
 
 /// An SVG picture of the boards in a grid, up to 4 boards a row.

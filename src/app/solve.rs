@@ -1,8 +1,9 @@
 //! `nqueens solve N`: every solution, streamed in lexicographic order.
 
+use super::Failure;
 use super::cli::SolveArgs;
+use super::output::Output;
 use super::render::{Format, Item, svg, text};
-use super::{Failure, output};
 use nqueens::known::known;
 use nqueens::solutions::{Solutions, orbit_of};
 
@@ -31,7 +32,7 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
     }
     let limit = args.limit.unwrap_or(u64::MAX);
     let mut solutions = Solutions::new(n);
-    let mut out = output::open(args.out.output.as_deref(), args.force)?;
+    let mut out = Output::open(args.out.output.as_deref(), args.force)?;
     let mut listed = 0u64;
     let mut pictures = Vec::new();
     while listed < limit {
@@ -55,16 +56,16 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
         let item = Item {
             index: listed,
             cols: &cols,
-            step: args.steps.then(|| solutions.steps()),
+            placed: args.placed.then(|| solutions.placed()),
             orbit_size,
         };
         // Lines get their end here; boards end in one already, so they get a blank line.
         let mut line = text(args.out.format, &item);
         line.push('\n');
-        output::write(&mut out, &line)?;
+        out.write(&line)?;
     }
     if args.out.format == Format::Svg {
-        output::write(&mut out, &svg(&pictures))?;
+        out.write(&svg(&pictures))?;
     }
-    output::finish(&mut out)
+    out.finish()
 }

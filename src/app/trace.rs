@@ -23,10 +23,21 @@ pub fn run(args: &TraceArgs) -> Result<(), Failure> {
     let mut terminal = ratatui::init();
     let outcome = interactive(&mut terminal, args);
     ratatui::restore();
-    outcome.map_err(Failure::from)
+    match outcome? {
+        Quit::Key => Ok(()),
+        Quit::Interrupt => Err(Failure::interrupted("trace interrupted", 130)),
+    }
 }
 
-fn interactive(terminal: &mut ratatui::DefaultTerminal, args: &TraceArgs) -> std::io::Result<()> {
+/// How the tracer was left.
+enum Quit {
+    /// `q` or Esc.
+    Key,
+    /// Ctrl-C (raw mode delivers it as a key, not as SIGINT).
+    Interrupt,
+}
+
+fn interactive(terminal: &mut ratatui::DefaultTerminal, args: &TraceArgs) -> std::io::Result<Quit> {
     let mut stepper = Stepper::new(args.n);
     let mut running = args.start_running;
     let mut speed = args.speed.clamp(MIN_SPEED, MAX_SPEED);
@@ -58,8 +69,8 @@ fn interactive(terminal: &mut ratatui::DefaultTerminal, args: &TraceArgs) -> std
             let ctrl_c =
                 key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c');
             match key.code {
-                _ if ctrl_c => return Ok(()),
-                KeyCode::Char('q') | KeyCode::Esc => return Ok(()),
+                _ if ctrl_c => return Ok(Quit::Interrupt),
+                KeyCode::Char('q') | KeyCode::Esc => return Ok(Quit::Key),
                 KeyCode::Char(' ') => running = !running,
                 KeyCode::Char('n') | KeyCode::Right => {
                     running = false;
@@ -87,9 +98,14 @@ fn interactive(terminal: &mut ratatui::DefaultTerminal, args: &TraceArgs) -> std
             while owed >= 1.0 {
                 owed -= 1.0;
                 let action = stepper.step();
-                if pause_on_solution
-                    && matches!(action, Action::Solution { .. } | Action::Finished { .. })
-                {
+                // The end of the search always halts (the view says it is over); a
+                // solution halts when pausing on solutions is on.
+                let halt = match action {
+                    Action::Finished { .. } => true,
+                    Action::Solution { .. } => pause_on_solution,
+                    _ => false,
+                };
+                if halt {
                     running = false;
                     owed = 0.0;
                     break;

@@ -1,7 +1,7 @@
 //! `nqueens verify`: compute each N and compare with the published table.
 
 use super::cli::VerifyArgs;
-use super::count::{JsonCount, timed_count};
+use super::count::{JsonCount, Seconds, timed_count};
 use super::{Failure, print_line};
 use nqueens::verify::{Verdict, self_test, verdict};
 use nqueens::{Method, MethodChoice, Options};
@@ -37,7 +37,7 @@ pub fn run(args: &VerifyArgs) -> Result<(), Failure> {
         return cross_check(args);
     }
     let options = Options {
-        threads: args.threads.map(|t| t as usize),
+        threads: args.threads,
         split_depth: None,
         method: args.method.choice(),
         kernel: args.kernel.choice(),
@@ -53,7 +53,7 @@ pub fn run(args: &VerifyArgs) -> Result<(), Failure> {
         }
         let line = if args.json {
             let json = JsonVerdict {
-                count: JsonCount::new(&count, seconds),
+                count: JsonCount::new(&count, Seconds::once(seconds)),
                 verdict: verdict_word(&v),
                 identities_hold: v.identities_hold,
                 mismatched: v
@@ -100,7 +100,7 @@ fn cross_check(args: &VerifyArgs) -> Result<(), Failure> {
     for n in args.range.sizes() {
         let by = |method: Method| {
             let options = Options {
-                threads: args.threads.map(|t| t as usize),
+                threads: args.threads,
                 split_depth: None,
                 method: MethodChoice::Only(method),
                 kernel: args.kernel.choice(),
@@ -121,8 +121,8 @@ fn cross_check(args: &VerifyArgs) -> Result<(), Failure> {
         let line = if args.json {
             let json = JsonCrossCheck {
                 n,
-                backtrack: JsonCount::new(&backtrack, backtrack_seconds),
-                halves: JsonCount::new(&halves, halves_seconds),
+                backtrack: JsonCount::new(&backtrack, Seconds::once(backtrack_seconds)),
+                halves: JsonCount::new(&halves, Seconds::once(halves_seconds)),
                 agree,
                 verdict: verdict_word(&v),
             };

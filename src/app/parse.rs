@@ -1,0 +1,260 @@
+//! Numbers and board sizes given on the command line: one parser for every subcommand, so
+//! every bad value gets the same kind of message, naming the value (cut short if long)
+//! and the allowed range, written "1 to 32".
+
+use nqueens::MAX_N;
+use nqueens::words::shorten;
+use std::time::Duration;
+
+/// Largest board `find` and `check` take.
+pub const MAX_FIND_N: u64 = 100_000_000;
+
+/// An inclusive, non-empty range of supported board sizes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoardRange {
+    pub first: usize,
+    pub last: usize,
+}
+
+impl BoardRange {
+    /// Parses `N` or `A..B`, naming what is wrong and the allowed range on failure.
+    pub fn parse(text: &str) -> Result<BoardRange, String> {
+        let (first, last) = match text.split_once("..") {
+            Some((a, b)) => (board_size(a)?, board_size(b)?),
+            None => {
+                let n = board_size(text)?;
+                (n, n)
+            }
+        };
+        if first > last {
+            return Err(format!(
+                "the range {first}..{last} is empty: write A..B with A <= B (both 1 to {MAX_N})"
+            ));
+        }
+        Ok(BoardRange { first, last })
+    }
+
+    /// The board sizes, in increasing order.
+    pub fn sizes(&self) -> impl Iterator<Item = usize> {
+        self.first..=self.last
+    }
+}
+
+/// One board size for the counting commands: 1 to 32.
+pub fn board_size(text: &str) -> Result<usize, String> {
+    one_board(text, MAX_N as u64)
+}
+
+/// One board size for `find` and `check`: 1 to 100,000,000.
+pub fn large_board_size(text: &str) -> Result<usize, String> {
+    one_board(text, MAX_FIND_N)
+}
+
+fn one_board(text: &str, max: u64) -> Result<usize, String> {
+    let text = text.trim();
+    if text.contains("..") {
+        return Err(format!(
+            "'{}' is a range, but this takes one board size: N must be 1 to {}",
+            shorten(text),
+            thousands(max)
+        ));
+    }
+    whole(text, "board size", 1, max)
+        .map(|n| n as usize)
+        .map_err(|e| e.replace("it must be", "N must be"))
+}
+
+/// A worker thread count: 1 to 1024.
+pub fn threads(text: &str) -> Result<usize, String> {
+    whole(
+        text,
+        "thread count",
+        1,
+        nqueens::workers::MAX_THREADS as u64,
+    )
+    .map(|t| t as usize)
+}
+
+/// A split depth: 0 to the engine's maximum.
+pub fn split_depth(text: &str) -> Result<usize, String> {
+    whole(
+        text,
+        "split depth",
+        0,
+        nqueens::engine::MAX_SPLIT_DEPTH as u64,
+    )
+    .map(|d| d as usize)
+}
+
+/// A count of at least 1 (solutions, steps).
+pub fn positive(text: &str) -> Result<u64, String> {
+    whole(text, "count", 1, u64::MAX)
+}
+
+/// Timed runs of a benchmark: 1 to 1000.
+pub fn runs(text: &str) -> Result<u32, String> {
+    whole(text, "run count", 1, 1000).map(|r| r as u32)
+}
+
+/// Warm-up runs of a benchmark: 0 to 100.
+pub fn warmups(text: &str) -> Result<u32, String> {
+    whole(text, "warm-up count", 0, 100).map(|r| r as u32)
+}
+
+/// A random seed: any whole number from 0 to 2^64 - 1.
+pub fn seed(text: &str) -> Result<u64, String> {
+    whole(text, "seed", 0, u64::MAX)
+}
+
+/// A time budget in seconds: more than 0, at most a day.
+pub fn budget_seconds(text: &str) -> Result<f64, String> {
+    real(text, "budget", 86_400.0, "seconds")
+}
+
+/// Steps per second for `trace`: more than 0, at most 1,000,000.
+pub fn speed(text: &str) -> Result<f64, String> {
+    real(text, "speed", 1e6, "steps per second")
+}
+
+/// How often to write a checkpoint: more than 0, e.g. `60s`, `5m`, `500ms`.
+pub fn interval(text: &str) -> Result<Duration, String> {
+    let text = text.trim();
+    let every = humantime::parse_duration(text).map_err(|_| {
+        format!(
+            "'{}' is not a duration: write a number with a unit, e.g. 60s, 5m or 500ms",
+            shorten(text)
+        )
+    })?;
+    if every.is_zero() {
+        return Err(format!(
+            "interval {text} is out of range: it must be more than 0 (e.g. 60s)"
+        ));
+    }
+    Ok(every)
+}
+
+/// A whole number in `min..=max`, or a message naming `what`, the value and the range.
+fn whole(text: &str, what: &str, min: u64, max: u64) -> Result<u64, String> {
+    let text = text.trim();
+    let allowed = allowed(min, max);
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!(
+            "'{}' is not a {what}: it must be a whole number, {allowed}",
+            shorten(text)
+        ));
+    }
+    match text.parse::<u64>() {
+        Ok(n) if (min..=max).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "{what} {} is out of range: it must be {allowed}",
+            shorten(text)
+        )),
+    }
+}
+
+/// A finite number more than 0 and at most `max`.
+fn real(text: &str, what: &str, max: f64, unit: &str) -> Result<f64, String> {
+    let text = text.trim();
+    let range = format!("more than 0 and at most {} {unit}", thousands(max as u64));
+    match text.parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 && x <= max => Ok(x),
+        Ok(_) => Err(format!(
+            "{what} {} is out of range: it must be {range}",
+            shorten(text)
+        )),
+        Err(_) => Err(format!(
+            "'{}' is not a {what}: it must be a number {range}",
+            shorten(text)
+        )),
+    }
+}
+
+/// "1 to 32", or "at least 1" when there is no useful upper end.
+fn allowed(min: u64, max: u64) -> String {
+    if max == u64::MAX {
+        format!("at least {}", thousands(min))
+    } else {
+        format!("{} to {}", thousands(min), thousands(max))
+    }
+}
+
+/// 100000000 as "100,000,000" (numbers below 10,000 as they are).
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    if n < 10_000 {
+        return digits;
+    }
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_sizes_and_ranges() {
+        assert_eq!(BoardRange::parse("8"), Ok(BoardRange { first: 8, last: 8 }));
+        assert_eq!(
+            BoardRange::parse("4..6")
+                .unwrap()
+                .sizes()
+                .collect::<Vec<_>>(),
+            [4, 5, 6]
+        );
+        for bad in ["0", "33", "x", "", "9..8", "1..", "..4", "-1"] {
+            assert!(BoardRange::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn messages_name_the_value_and_the_range_in_words() {
+        assert_eq!(
+            board_size("abc").unwrap_err(),
+            "'abc' is not a board size: N must be a whole number, 1 to 32"
+        );
+        assert_eq!(
+            board_size("-1").unwrap_err(),
+            "board size -1 is out of range: N must be 1 to 32"
+        );
+        assert!(
+            large_board_size("8..9")
+                .unwrap_err()
+                .contains("100,000,000")
+        );
+        assert_eq!(
+            threads("0").unwrap_err(),
+            "thread count 0 is out of range: it must be 1 to 1024"
+        );
+        assert!(positive("0").unwrap_err().contains("at least 1"));
+        assert!(speed("NaN").is_err() && speed("0").is_err() && speed("inf").is_err());
+        assert!(interval("0s").unwrap_err().contains("more than 0"));
+        let huge = "9".repeat(10_000_000);
+        assert!(threads(&huge).unwrap_err().len() < 200);
+        for message in [
+            threads("99999999999999999999999").unwrap_err(),
+            positive("x").unwrap_err(),
+            split_depth("9").unwrap_err(),
+        ] {
+            assert!(
+                !message.contains("..=") && !message.contains("1844674"),
+                "{message}"
+            );
+        }
+    }
+
+    #[test]
+    fn thousands_are_separated() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(1024), "1024");
+        assert_eq!(thousands(50_000_000), "50,000,000");
+        assert_eq!(thousands(100_000_000), "100,000,000");
+    }
+}

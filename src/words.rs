@@ -1,0 +1,35 @@
+//! Words in messages: counts with the right plural, values cut short.
+
+/// `count` and the noun, singular for exactly one: "1 step", "2 steps".
+pub fn plural(count: impl Into<u128>, noun: &str) -> String {
+    let count = count.into();
+    if count == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{count} {noun}s")
+    }
+}
+
+/// A value quoted in a message, cut short if it is long (a 10 MB token is not echoed).
+pub fn shorten(text: &str) -> String {
+    const KEEP: usize = 40;
+    match text.char_indices().nth(KEEP) {
+        Some((cut, _)) => format!("{}... ({} bytes)", &text[..cut], text.len()),
+        None => text.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plurals_and_short_values() {
+        assert_eq!(plural(1u32, "step"), "1 step");
+        assert_eq!(plural(0u32, "step"), "0 steps");
+        assert_eq!(plural(2u64, "sub-problem"), "2 sub-problems");
+        assert_eq!(shorten("abc"), "abc");
+        let long = shorten(&"x".repeat(1000));
+        assert!(long.len() < 70 && long.ends_with("(1000 bytes)"), "{long}");
+    }
+}

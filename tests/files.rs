@@ -1,0 +1,253 @@
+//! Files that cannot be written: a full disk, a read-only folder, two runs on one
+//! checkpoint. Nothing computed is lost and no temporary file is left behind.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+fn nqueens() -> Command {
+    Command::cargo_bin("nqueens").expect("binary built")
+}
+
+/// A small tmpfs mounted on a fresh folder, unmounted when dropped; `None` (with a message
+/// saying the test is skipped) where this process may not mount one.
+struct Tmpfs {
+    dir: tempfile::TempDir,
+}
+
+impl Tmpfs {
+    fn mount(options: &str) -> Option<Tmpfs> {
+        let dir = tempfile::tempdir().ok()?;
+        let mounted = std::process::Command::new("mount")
+            .args(["-t", "tmpfs", "-o", options, "tmpfs"])
+            .arg(dir.path())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        if !mounted {
+            eprintln!("skipped: cannot mount a tmpfs here (needs root)");
+            return None;
+        }
+        Some(Tmpfs { dir })
+    }
+
+    fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Fills the file system to the last byte.
+    fn fill(&self) {
+        use std::io::Write;
+        let mut filler = std::fs::File::create(self.path().join("filler")).unwrap();
+        let block = vec![0u8; 4096];
+        while filler.write_all(&block).is_ok() {}
+        let _ = filler.write_all(&[0]);
+    }
+}
+
+impl Drop for Tmpfs {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("umount")
+            .arg(self.dir.path())
+            .status();
+    }
+}
+
+/// The names in a folder, sorted.
+fn names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn a_full_disk_never_ends_the_count_and_the_result_still_reaches_stdout() {
+    let Some(disk) = Tmpfs::mount("size=64k") else {
+        return;
+    };
+    disk.fill();
+    let cp = disk.path().join("run.json");
+    let out = nqueens()
+        .args(["count", "12", "--threads", "1", "--json", "--quiet"])
+        .args(["--checkpoint-every", "1ms", "--checkpoint"])
+        .arg(&cp)
+        .assert()
+        .code(1)
+        .get_output()
+        .clone();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stdout.contains("\"total\":14200"), "{stdout}");
+    assert!(
+        stderr.contains(&format!("cannot write checkpoint {}", cp.display()))
+            && stderr.contains("No space left on device")
+            && stderr.contains("the result above is complete"),
+        "{stderr}"
+    );
+    assert_eq!(names(disk.path()), ["filler"], "no temporary file is left");
+
+    // A shard whose result file cannot be written prints the result instead.
+    let shard = disk.path().join("shard.json");
+    let out = nqueens()
+        .args(["count", "12", "--shard", "1/1", "--quiet", "--output"])
+        .arg(&shard)
+        .assert()
+        .code(1)
+        .get_output()
+        .clone();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let file_line = stdout.lines().last().unwrap();
+    let result: serde_json::Value = serde_json::from_str(file_line).unwrap();
+    assert_eq!(result["total"], 14200);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("save that line"));
+    assert_eq!(names(disk.path()), ["filler"]);
+
+    // Listings: nothing at the path, no temporary file, the path named.
+    nqueens()
+        .args(["solve", "8", "--output"])
+        .arg(disk.path().join("all.txt"))
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("all.txt").and(predicate::str::contains("No space")));
+    assert_eq!(names(disk.path()), ["filler"]);
+}
+
+#[test]
+fn a_read_only_folder_is_refused_before_the_work() {
+    let Some(disk) = Tmpfs::mount("ro,size=64k") else {
+        return;
+    };
+    let started = Instant::now();
+    for args in [
+        &["count", "16", "--shard", "1/3", "--output"][..],
+        &["count", "16", "--checkpoint"],
+        &["solve", "8", "--output"],
+        &["find", "1000", "--output"],
+    ] {
+        nqueens()
+            .args(args)
+            .arg(disk.path().join("x.json"))
+            .assert()
+            .code(2)
+            .stdout(predicate::str::is_empty())
+            .stderr(predicate::str::contains("not writable"));
+    }
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "refused before counting"
+    );
+}
+
+#[test]
+fn a_second_run_on_a_held_checkpoint_is_refused_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let cp = dir.path().join("run.json");
+    let lock = PathBuf::from(format!("{}.lock", cp.display()));
+    let first = std::process::Command::new(assert_cmd::cargo::cargo_bin("nqueens"))
+        .args([
+            "count",
+            "17",
+            "--method",
+            "backtrack",
+            "--threads",
+            "1",
+            "--quiet",
+        ])
+        .arg("--checkpoint")
+        .arg(&cp)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    for _ in 0..200 {
+        if lock.exists() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let started = Instant::now();
+    nqueens()
+        .args(["count", "17", "--method", "backtrack", "--checkpoint"])
+        .arg(&cp)
+        .assert()
+        .code(2)
+        .stdout(predicate::str::is_empty())
+        .stderr(
+            predicate::str::contains("is in use")
+                .and(predicate::str::contains(format!("process {}", first.id()))),
+        );
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "refused at once"
+    );
+    std::process::Command::new("kill")
+        .args(["-INT", &first.id().to_string()])
+        .status()
+        .unwrap();
+    let status = { first }.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    assert!(!lock.exists(), "the lock file goes with the run");
+    assert_eq!(names(dir.path()), ["run.json"], "no temporary file is left");
+}
+
+#[test]
+fn time_across_resumes_is_kept_in_the_checkpoint() {
+    let dir = tempfile::tempdir().unwrap();
+    let cp = dir.path().join("run.json");
+    nqueens()
+        .args(["count", "11", "--checkpoint"])
+        .arg(&cp)
+        .assert()
+        .success();
+    let saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&cp).unwrap()).unwrap();
+    let first_seconds = saved["seconds"].as_f64().unwrap();
+    assert!(first_seconds > 0.0);
+    // Run again: everything is done, so this run adds almost nothing to the total.
+    let out = nqueens()
+        .args(["count", "11", "--json", "--checkpoint"])
+        .arg(&cp)
+        .assert()
+        .success();
+    let line: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let (seconds, total) = (
+        line["seconds"].as_f64().unwrap(),
+        line["total_seconds"].as_f64().unwrap(),
+    );
+    assert!(total >= first_seconds && total >= seconds, "{line}");
+    for field in ["seconds", "total_seconds"] {
+        let text = line[field].to_string();
+        let decimals = text.split('.').nth(1).map_or(0, str::len);
+        assert!(decimals <= 6, "{field} rounded to the microsecond: {text}");
+    }
+}
+
+#[test]
+fn listings_are_written_whole_and_folders_are_called_folders() {
+    let dir = tempfile::tempdir().unwrap();
+    nqueens()
+        .args(["solve", "6", "-o"])
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("is a folder"));
+    let file = dir.path().join("six.txt");
+    nqueens()
+        .args(["solve", "6", "-o"])
+        .arg(&file)
+        .assert()
+        .success();
+    assert_eq!(std::fs::read_to_string(&file).unwrap().lines().count(), 4);
+    nqueens()
+        .args(["find", "100", "-o"])
+        .arg(&file)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("exists; add --force"));
+    assert_eq!(names(dir.path()), ["six.txt"], "no temporary file is left");
+}
