@@ -74,6 +74,25 @@ fn tiny_boards() {
 }
 
 #[test]
+fn completions_and_the_manual_come_from_the_binary() {
+    for shell in ["bash", "zsh", "fish"] {
+        let out = nqueens().args(["completions", shell]).assert().success();
+        let script = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+        assert!(
+            script.contains("nqueens") && script.contains("checkpoint"),
+            "{shell}"
+        );
+    }
+    let out = nqueens().arg("man").assert().success();
+    let page = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        page.starts_with(".ie") && page.contains(".TH nqueens 1"),
+        "{page}"
+    );
+    nqueens().args(["completions", "tcsh"]).assert().code(2);
+}
+
+#[test]
 fn bad_input_is_refused_with_the_allowed_range() {
     let cases: &[(&[&str], &str)] = &[
         (&["count", "0"], "N must be 1 to 32"),

@@ -254,6 +254,14 @@ fn trace_prints_steps_and_solutions_without_a_terminal() {
         "step 1: placed a queen at column 0, row 0\n. . . .\n. . . .\n. . . .\nQ ? . .\n"
     ));
     assert!(text.contains("step 2: rejected column 1, row 0"));
+    // A trace asked for more steps than the search has ends with the search.
+    let whole = stdout_of(&["trace", "4", "--plain", "--steps", "100000"]);
+    let last = whole.lines().last().unwrap();
+    assert!(
+        last.ends_with("search finished: 2 solutions; r starts it again"),
+        "{last}"
+    );
+    assert_eq!(whole.matches("search finished").count(), 1);
     let solutions = stdout_of(&["trace", "8", "--plain", "--solutions-only"]);
     assert_eq!(solutions.lines().count(), 92);
     assert!(

@@ -196,6 +196,21 @@ fn a_second_run_on_a_held_checkpoint_is_refused_at_once() {
 }
 
 #[test]
+fn a_run_killed_during_a_write_leaves_nothing_the_next_run_keeps() {
+    // What a run killed between creating its temporary file and renaming it leaves.
+    let dir = tempfile::tempdir().unwrap();
+    let cp = dir.path().join("run.json");
+    std::fs::write(dir.path().join(".run.json.Ab12Cd.tmp"), "{\"half\":").unwrap();
+    std::fs::write(dir.path().join("other.txt"), "kept").unwrap();
+    nqueens()
+        .args(["count", "10", "--checkpoint"])
+        .arg(&cp)
+        .assert()
+        .success();
+    assert_eq!(names(dir.path()), ["other.txt", "run.json"]);
+}
+
+#[test]
 fn time_across_resumes_is_kept_in_the_checkpoint() {
     let dir = tempfile::tempdir().unwrap();
     let cp = dir.path().join("run.json");

@@ -3,7 +3,7 @@
 //! checkpoint.
 
 use super::Failure;
-use super::output::{remove_quietly, write_atomically};
+use super::output::{remove_quietly, remove_stale_temps, write_atomically};
 use super::progress::Bar;
 use nqueens::Plan;
 use nqueens::kernel::Tally;
@@ -273,6 +273,7 @@ impl CheckpointLock {
             }
             Err(fs::TryLockError::Error(e)) => return Err(fail(e)),
         }
+        remove_stale_temps(checkpoint);
         // The holder's process id, for the message another run prints (best effort: a
         // full disk must not stop a run that may free space before it saves).
         let _ = file

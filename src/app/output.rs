@@ -57,14 +57,36 @@ pub fn write_atomically(path: &Path, text: &str) -> io::Result<()> {
 /// A temporary file in `path`'s folder, named after it and unique to this process; it is
 /// removed when dropped unless persisted.
 fn temp_beside(path: &Path) -> io::Result<NamedTempFile> {
+    let (prefix, suffix) = temp_name_parts(path);
+    tempfile::Builder::new()
+        .prefix(&prefix)
+        .suffix(suffix)
+        .tempfile_in(folder_of(path))
+}
+
+/// Temporary files for `path` are named `.NAME.XXXXXX.tmp`.
+fn temp_name_parts(path: &Path) -> (String, &'static str) {
     let name = path.file_name().map_or_else(
         || "nqueens".into(),
         |name| name.to_string_lossy().into_owned(),
     );
-    tempfile::Builder::new()
-        .prefix(&format!(".{name}."))
-        .suffix(".tmp")
-        .tempfile_in(folder_of(path))
+    (format!(".{name}."), ".tmp")
+}
+
+/// Removes the temporary files a killed run left beside `path` (a process killed during
+/// a write cannot clean up). Call only while holding the lock on `path`, so that no live
+/// run is writing one.
+pub fn remove_stale_temps(path: &Path) {
+    let (prefix, suffix) = temp_name_parts(path);
+    let Ok(entries) = fs::read_dir(folder_of(path)) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with(&prefix) && name.ends_with(suffix) {
+            remove_quietly(&entry.path());
+        }
+    }
 }
 
 fn folder_of(path: &Path) -> &Path {

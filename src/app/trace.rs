@@ -148,11 +148,14 @@ fn plain(args: &TraceArgs) -> Result<(), Failure> {
         ));
     };
     for _ in 0..steps {
-        stepper.step();
+        let action = stepper.step();
         print_line(
             &mut out,
             &format!("step {}: {}", stepper.steps(), stepper.describe()),
         )?;
+        if matches!(action, Action::Finished { .. }) {
+            break; // the search is over: nothing more to show
+        }
         print_line(&mut out, &board_text(&stepper))?;
     }
     Ok(())
