@@ -2,8 +2,8 @@
 //! x86-64) picks the fastest code the machine has, as primesieve and simdutf do.
 //!
 //! Each counting method has a kernel per level: `avx512` (AVX-512 F, BW and VPOPCNTDQ:
-//! vector kernels), `avx2` (the portable code compiled for AVX2, BMI1/2, POPCNT and LZCNT)
-//! and `portable` (plain x86-64 or any other target). All give the same counts; the tests
+//! vector kernels), `avx2` (AVX2 with BMI1/2, POPCNT and LZCNT: the backtracking vector
+//! kernel on 16-bit lanes, the join's code compiled for that level) and `portable` (plain x86-64 or any other target). All give the same counts; the tests
 //! hold each available one to the portable one.
 
 use std::fmt;

@@ -13,9 +13,9 @@
 //!
 //! The kernels implement the same rule and give the same tallies, node counts included:
 //! the scalar search here visits one queen at a time (built twice: portable, and for
-//! AVX2/BMI2/POPCNT), and on CPUs with AVX-512 the `avx512` one expands all candidate
-//! columns of a row at once and interleaves several searches per thread
-//! ([`count_stream`]). Which one runs is decided at run time ([`crate::cpu::Kernel`]), so
+//! AVX2/BMI2/POPCNT), and the vector search (`lanes`, built for AVX-512 in `avx512` and
+//! for AVX2 in `avx2`) expands all candidate columns of a row at once and interleaves
+//! several searches per thread ([`count_stream`]). Which one runs is decided at run time ([`crate::cpu::Kernel`]), so
 //! one binary is fast on every CPU; the tests hold each to the portable one.
 //!
 //! The kernels are pure functions of their inputs: no allocation, no atomics, no I/O.
@@ -31,7 +31,11 @@
 pub const MAX_N: usize = 32;
 
 #[cfg(target_arch = "x86_64")]
+mod avx2;
+#[cfg(target_arch = "x86_64")]
 mod avx512;
+#[cfg(target_arch = "x86_64")]
+mod lanes;
 
 use crate::cpu::Kernel;
 
@@ -281,9 +285,9 @@ pub fn count_completions(plan: &RowPlan, start: &Frame) -> Tally {
 /// it), calling `done` with each job's id and tally as it finishes, until `next_job`
 /// returns `None`. Jobs may finish out of order.
 ///
-/// With the AVX-512 kernel several searches share the thread and hide each other's
-/// latency, so one call should be given many jobs; otherwise this is [`count_scalar`] job
-/// by job.
+/// With the vector kernels (AVX-512, AVX2) several searches share the thread and hide
+/// each other's latency, so one call should be given many jobs; the portable kernel is
+/// [`count_scalar`] job by job.
 pub fn count_stream<'a>(
     kernel: Kernel,
     mut next_job: impl FnMut() -> Option<(usize, &'a RowPlan, Frame)>,
@@ -297,6 +301,9 @@ pub fn count_stream<'a>(
         #[cfg(target_arch = "x86_64")]
         // SAFETY: the CPU has AVX-512 F and BW (checked above).
         Kernel::Avx512 => unsafe { avx512::count_stream(&mut next_job, &mut done) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the CPU has AVX2, BMI1/2, POPCNT and LZCNT (checked above).
+        Kernel::Avx2 => unsafe { avx2::count_stream(&mut next_job, &mut done) },
         _ => {
             while let Some((id, plan, start)) = next_job() {
                 done(id, count_with(kernel, plan, &start));
@@ -306,7 +313,7 @@ pub fn count_stream<'a>(
 }
 
 /// Counts every completion of `start` on `plan` with the scalar search compiled for
-/// `kernel`'s level (AVX-512 runs the AVX2 build here: its vector kernel needs streams).
+/// `kernel`'s level (the vector kernels need streams: one job runs the AVX2 scalar build).
 pub fn count_with(kernel: Kernel, plan: &RowPlan, start: &Frame) -> Tally {
     match first_row(plan, start) {
         #[cfg(target_arch = "x86_64")]
@@ -599,6 +606,33 @@ mod tests {
         }
         for (job, want) in jobs.iter().zip(&want) {
             assert_eq!(count_completions(&job.0, &job.1), *want);
+        }
+    }
+
+    #[test]
+    fn plans_wider_than_the_lanes_agree_too() {
+        // Boards of 17 to 24 open columns, started deep in the tree along a known
+        // solution so each search is small: more open columns than 16 lanes.
+        let jobs: Vec<(RowPlan, Frame)> = (17..=24)
+            .flat_map(|n| {
+                let plan = open_board(n);
+                let solution = crate::construct::explicit(n).unwrap();
+                (n - 9..n - 6).map(move |placed| {
+                    let frame = solution[..placed]
+                        .iter()
+                        .try_fold(Frame::default(), |f, &c| plan.step(&f, 1 << c))
+                        .expect("a solution's queens are accepted");
+                    (plan.clone(), frame)
+                })
+            })
+            .collect();
+        let want: Vec<Tally> = jobs.iter().map(|(p, f)| count_scalar(p, f)).collect();
+        assert!(
+            want.iter().all(|t| t.solutions >= 1),
+            "the solution is among them"
+        );
+        for kernel in kernels_here() {
+            assert_eq!(streamed(kernel, &jobs), want, "{kernel}");
         }
     }
 

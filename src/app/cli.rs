@@ -71,7 +71,7 @@ pub enum KernelArg {
     Auto,
     /// Vector kernels on AVX-512 (F, BW, VPOPCNTDQ).
     Avx512,
-    /// The scalar code built for AVX2, BMI1/2, POPCNT and LZCNT.
+    /// Vector kernels on AVX2 (with BMI1/2, POPCNT and LZCNT).
     Avx2,
     /// Plain code for any x86-64.
     Portable,

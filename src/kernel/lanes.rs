@@ -1,0 +1,351 @@
+//! The vector kernels' search, written once over a vector of lanes ([`Lanes`]) and built
+//! for each instruction set: AVX-512 with one register of 16 lanes, AVX2 with two registers
+//! of 8 (the files beside this one).
+//!
+//! The scalar search visits each accepted queen and computes, for that queen alone, the
+//! accepted squares of the next row. Here a row is expanded at once: lane `j` stands for a
+//! queen on the `j`-th column that is open anywhere in the plan (the open columns, however
+//! spread, are numbered in order), and one pass of vector instructions gives the accepted
+//! squares of the next row for every candidate of the current row. The search then visits
+//! only the queens whose next row is not empty, and never visits the queens of the row
+//! above the second-to-last at all: their completions are counted from the vector
+//! directly. Same acceptance rule, same tree, same node count, with fewer instructions per
+//! node. A plan with more open columns than lanes goes to the scalar search.
+//!
+//! A step has no branch that depends on the board, so it never mispredicts, but each step
+//! waits on the one before. Each thread therefore steps several searches (walks) in turn,
+//! and their independent work fills the pipeline.
+//!
+//! Everything here is `#[inline(always)]` and reaches the CPU's instructions only through
+//! [`Lanes`]: each entry point, compiled with its target features, inlines all of it.
+
+use super::{Frame, Level, MAX_N, RowPlan, Tally};
+
+/// A vector of `LANES` lanes and the operations the search needs on it. Each method is a
+/// few instructions; the implementations choose them per instruction set.
+///
+/// Masks enter the vector in *lane space*: the board's column masks shifted right by the
+/// plan's [`Lanes::fit`] offset (0 for vectors of 32-bit lanes, which hold whole masks).
+/// Lane `j` stands for the column whose bit [`Lanes::lane_bits`] puts in lane `j`.
+///
+/// # Safety
+/// Every method but `fit` needs the CPU features of its implementation: call them only
+/// from code compiled with those features, on a CPU that has them.
+pub(super) trait Lanes: Copy {
+    /// Lanes in the vector (a power of two, at most 32: lane masks are `u32`).
+    const LANES: u32;
+    /// For a plan whose open columns are `open`: the shift into lane space, or `None`
+    /// when they do not fit the lanes.
+    fn fit(open: u32) -> Option<u32>;
+    /// Lane `j` holds the bit (in lane space) of the column lane `j` stands for; `open`
+    /// is in lane space.
+    unsafe fn lane_bits(open: u32) -> Self;
+    /// Bit `j` set for each lane `j` whose column is in `squares` (in lane space).
+    unsafe fn lanes_of(lane_bits: Self, squares: u32) -> u32;
+    /// Every lane `x`.
+    unsafe fn splat(x: u32) -> Self;
+    /// Lane `j` of `v` (`j < LANES`).
+    unsafe fn lane(v: &Self, j: u32) -> u32;
+    /// Lane-wise `a | b`.
+    unsafe fn or(a: Self, b: Self) -> Self;
+    /// Lane-wise `a & !b`.
+    unsafe fn and_not(a: Self, b: Self) -> Self;
+    /// Lane-wise `a << shift`, and 0 for shifts past the lane width.
+    unsafe fn shl(a: Self, shift: u32) -> Self;
+    /// Lane-wise `a >> shift`, and 0 for shifts past the lane width.
+    unsafe fn shr(a: Self, shift: u32) -> Self;
+    /// Lane-wise `!(a | b | c)`.
+    unsafe fn nor3(a: Self, b: Self, c: Self) -> Self;
+    /// Lane-wise `a & !b & !c`.
+    unsafe fn and_not2(a: Self, b: Self, c: Self) -> Self;
+    /// Lane-wise [`super::dead_squares`].
+    unsafe fn dead_squares(x: Self, shift: u32) -> Self;
+    /// Lane-wise [`super::dead_squares_upto_two`].
+    unsafe fn dead_squares_upto_two(x: Self, shift: u32) -> Self;
+    /// Bit `j` set for each lane `j` in `lanes` that is not zero.
+    unsafe fn nonzero(a: Self, lanes: u32) -> u32;
+    /// Over the lanes in `lanes`: those with one bit or more, plus those with two or more.
+    unsafe fn ones_and_twos(a: Self, lanes: u32) -> u64;
+}
+
+/// A plan's row data in lane space.
+#[derive(Clone, Copy)]
+struct Row {
+    shift: u32,
+    blocked: u32,
+    near_shift: u32,
+    near_blocked: u32,
+    far_shift: u32,
+    far_blocked: u32,
+}
+
+impl Row {
+    #[inline(always)]
+    fn of(level: &Level, offset: u32) -> Row {
+        Row {
+            shift: level.shift,
+            blocked: level.blocked >> offset,
+            near_shift: level.near_shift,
+            near_blocked: level.near_blocked >> offset,
+            far_shift: level.far_shift,
+            far_blocked: level.far_blocked >> offset,
+        }
+    }
+}
+
+/// The attacks entering the row of `level` for a queen in each lane's column of the row
+/// above, whose attacks were `[cols, ld, rd]` (the same in every lane).
+#[inline(always)]
+unsafe fn place<V: Lanes>(level: &Row, lane_bits: V, [cols, ld, rd]: [V; 3]) -> [V; 3] {
+    unsafe {
+        let shift = level.shift;
+        [
+            V::or(cols, lane_bits),
+            V::shl(V::or(ld, lane_bits), shift),
+            V::shr(V::or(rd, lane_bits), shift),
+        ]
+    }
+}
+
+/// Lane-wise [`Level::accepted_early`].
+#[inline(always)]
+unsafe fn accepted_early<V: Lanes>(level: &Row, [c, l, r]: [V; 3]) -> V {
+    unsafe {
+        let (near, far) = (level.near_shift, level.far_shift);
+        let free = V::nor3(c, V::or(l, r), V::splat(level.blocked));
+        let near_free = V::nor3(
+            V::or(c, V::splat(level.near_blocked)),
+            V::shl(l, near),
+            V::shr(r, near),
+        );
+        let far_free = V::nor3(
+            V::or(c, V::splat(level.far_blocked)),
+            V::shl(l, far),
+            V::shr(r, far),
+        );
+        V::and_not2(
+            free,
+            V::dead_squares(near_free, near),
+            V::dead_squares(far_free, far),
+        )
+    }
+}
+
+/// Lane-wise [`Level::accepted_second_to_last`].
+#[inline(always)]
+unsafe fn accepted_second_to_last<V: Lanes>(level: &Row, [c, l, r]: [V; 3]) -> V {
+    unsafe {
+        let shift = level.near_shift;
+        let free = V::nor3(c, V::or(l, r), V::splat(level.blocked));
+        let last_free = V::nor3(
+            V::or(c, V::splat(level.near_blocked)),
+            V::shl(l, shift),
+            V::shr(r, shift),
+        );
+        V::and_not(free, V::dead_squares_upto_two(last_free, shift))
+    }
+}
+
+/// One expanded row on a search stack: for each candidate queen (lane), the attacks
+/// entering the row below and that row's accepted squares. Keeping the attacks per lane
+/// lets a visit load its child's attacks as broadcasts instead of computing them.
+#[derive(Clone, Copy)]
+#[repr(C)]
+struct Entry<V> {
+    next: V,
+    /// Columns, left and right diagonal attacks entering the row below, per lane.
+    below: [V; 3],
+    /// Lanes still to visit: candidates whose row below is not empty. Never zero on the
+    /// stack: an entry whose last lane is taken is replaced by that lane's child.
+    pending: u32,
+    depth: usize,
+}
+
+/// One search in flight: a plan, its stack of expanded rows, and its tally so far.
+struct Walk<'a, V> {
+    plan: &'a RowPlan,
+    /// Lane `j` holds the bit of the column it stands for.
+    lane_bits: V,
+    /// The shift of the plan's masks into lane space.
+    offset: u32,
+    last: usize,
+    /// Live entries of `stack`; the search is over when it is zero.
+    live: usize,
+    stack: [Entry<V>; MAX_N],
+    tally: Tally,
+}
+
+impl<'a, V: Lanes> Walk<'a, V> {
+    /// A walk with nothing to do, on `plan` (any plan: it is replaced by [`Walk::start`]).
+    #[inline(always)]
+    unsafe fn idle(plan: &'a RowPlan) -> Walk<'a, V> {
+        unsafe {
+            let zero = V::splat(0);
+            let empty = Entry {
+                next: zero,
+                below: [zero; 3],
+                pending: 0,
+                depth: 0,
+            };
+            Walk {
+                plan,
+                lane_bits: zero,
+                offset: 0,
+                last: 0,
+                live: 0,
+                stack: [empty; MAX_N],
+                tally: Tally::default(),
+            }
+        }
+    }
+
+    /// Starts the search of `job` in place (the stack needs no clearing: an entry is
+    /// always written before it becomes live).
+    #[inline(always)]
+    unsafe fn start(&mut self, job: &Job<'a>) {
+        self.plan = job.plan;
+        self.offset = job.offset;
+        self.last = job.plan.len - 1;
+        self.tally = Tally::default();
+        let (start, offset) = (&job.start, job.offset);
+        unsafe {
+            self.lane_bits = V::lane_bits(job.open >> offset);
+            let attacks = [start.cols, start.ld, start.rd].map(|x| V::splat(x >> offset));
+            let grew = self.expand(0, start.depth, attacks, job.first >> offset);
+            self.live = usize::from(grew);
+        }
+    }
+
+    /// Expands the row entering `depth`, with attacks `[cols, ld, rd]` (broadcast to every
+    /// lane) and accepted squares `todo`, into stack slot `slot`, and returns whether any
+    /// candidate is worth visiting. Above the second-to-last row it counts the completions
+    /// instead (and returns false).
+    #[inline(always)]
+    unsafe fn expand(&mut self, slot: usize, depth: usize, attacks: [V; 3], todo: u32) -> bool {
+        unsafe {
+            let lanes = V::lanes_of(self.lane_bits, todo);
+            self.tally.nodes += u64::from(todo.count_ones());
+            let level = &Row::of(&self.plan.levels[(depth + 1) & (MAX_N - 1)], self.offset);
+            let placed = place(level, self.lane_bits, attacks);
+            if depth + 2 == self.last {
+                let found = V::ones_and_twos(accepted_second_to_last(level, placed), lanes);
+                self.tally.solutions += found;
+                self.tally.nodes += 2 * found;
+                return false;
+            }
+            let next = accepted_early(level, placed);
+            let entry = &mut self.stack[slot & (MAX_N - 1)];
+            entry.next = next;
+            entry.below = placed;
+            let pending = V::nonzero(next, lanes);
+            (entry.pending, entry.depth) = (pending, depth);
+            pending != 0
+        }
+    }
+
+    /// Visits the next candidate of the top entry: no branch depends on the board, so that
+    /// several walks interleave in the pipeline without mispredictions.
+    #[inline(always)]
+    unsafe fn step(&mut self) {
+        let top = &mut self.stack[self.live.wrapping_sub(1) & (MAX_N - 1)];
+        let pending = top.pending;
+        let index = pending.trailing_zeros();
+        let rest = pending & pending.wrapping_sub(1);
+        top.pending = rest;
+        let depth = top.depth;
+        let index = index & (V::LANES - 1);
+        // The child goes above the top, or in its place once the top has no lanes left.
+        let slot = self.live - usize::from(rest == 0);
+        unsafe {
+            let todo = V::lane(&top.next, index);
+            let below = top.below.each_ref().map(|row| V::lane(row, index));
+            let attacks = below.map(|x| V::splat(x));
+            let grew = self.expand(slot, depth + 1, attacks, todo);
+            self.live = slot + usize::from(grew);
+        }
+    }
+}
+
+/// How many walks one thread interleaves.
+const WALKS: usize = 4;
+
+/// A search a vector kernel takes: a plan, a start on it with at least three free rows
+/// left, the start row's accepted squares, the columns open anywhere in the plan and the
+/// shift of its masks into lane space.
+struct Job<'a> {
+    plan: &'a RowPlan,
+    start: Frame,
+    first: u32,
+    open: u32,
+    offset: u32,
+}
+
+impl<'a> Job<'a> {
+    /// The job as a kernel of lanes `V` takes it, or its tally when it needs no search or
+    /// its open columns do not fit the lanes (then counted by the scalar search).
+    fn new<V: Lanes>(plan: &'a RowPlan, start: Frame) -> Result<Job<'a>, Tally> {
+        let open = plan.levels[..plan.len]
+            .iter()
+            .fold(0u32, |any, level| any | !level.blocked);
+        match (super::first_row(plan, &start), V::fit(open)) {
+            (Some(first), Some(offset)) => Ok(Job {
+                plan,
+                start,
+                first,
+                open,
+                offset,
+            }),
+            _ => Err(super::count_scalar(plan, &start)),
+        }
+    }
+}
+
+/// Counts every job `next_job` hands out, calling `done` with each one's id and tally as
+/// it finishes. Up to [`WALKS`] searches are stepped in turn, so that one's latency hides
+/// behind the others' work.
+#[inline(always)]
+pub(super) unsafe fn count_stream<'a, V: Lanes>(
+    mut next_job: impl FnMut() -> Option<(usize, &'a RowPlan, Frame)>,
+    mut done: impl FnMut(usize, Tally),
+) {
+    // The next job that needs this kernel; the others are counted on the way.
+    let mut next_search = |done: &mut dyn FnMut(usize, Tally)| {
+        while let Some((id, plan, start)) = next_job() {
+            match Job::new::<V>(plan, start) {
+                Ok(job) => return Some((id, job)),
+                Err(tally) => done(id, tally),
+            }
+        }
+        None
+    };
+    let Some((id, job)) = next_search(&mut done) else {
+        return;
+    };
+    unsafe {
+        let mut walks: [Walk<V>; WALKS] = std::array::from_fn(|_| Walk::idle(job.plan));
+        let mut ids = [None; WALKS];
+        walks[0].start(&job);
+        ids[0] = Some(id);
+        loop {
+            let mut busy = false;
+            for (walk, id) in walks.iter_mut().zip(ids.iter_mut()) {
+                if walk.live != 0 {
+                    walk.step();
+                    busy = true;
+                    continue;
+                }
+                if let Some(id) = id.take() {
+                    done(id, walk.tally);
+                }
+                if let Some((next_id, job)) = next_search(&mut done) {
+                    walk.start(&job);
+                    *id = Some(next_id);
+                    busy = true;
+                }
+            }
+            if !busy {
+                return;
+            }
+        }
+    }
+}
