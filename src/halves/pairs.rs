@@ -235,23 +235,57 @@ fn transpose(rows: &mut [u64; 64]) {
     }
 }
 
+/// Calls `$kernel::<CHUNKS>($args)` with the chunk count as a constant, so that each
+/// kernel's chunk loop unrolls with constant shifts (the index arithmetic, not the memory,
+/// is what a variable count costs).
+macro_rules! with_chunks {
+    ($chunks:expr, $kernel:ident($($args:expr),*)) => {
+        match $chunks {
+            1 => $kernel::<1>($($args),*),
+            2 => $kernel::<2>($($args),*),
+            3 => $kernel::<3>($($args),*),
+            4 => $kernel::<4>($($args),*),
+            5 => $kernel::<5>($($args),*),
+            6 => $kernel::<6>($($args),*),
+            7 => $kernel::<7>($($args),*),
+            8 => $kernel::<8>($($args),*),
+            9 => $kernel::<9>($($args),*),
+            10 => $kernel::<10>($($args),*),
+            11 => $kernel::<11>($($args),*),
+            other => unreachable!("{other} chunks: keys have at most 64 bits"),
+        }
+    };
+}
+
+/// The mask of `masks` (one chunk's) that item `item` selects for chunk `chunk`.
+#[inline(always)]
+fn chunk_mask(masks: &[Lanes], item: u64, chunk: usize) -> &Lanes {
+    let value = (item >> (chunk as u32 * CHUNK_BITS)) as usize & (CHUNK_MASKS - 1);
+    &masks[chunk * CHUNK_MASKS..][..CHUNK_MASKS][value]
+}
+
 /// The portable kernel compiled for AVX2 and POPCNT.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,popcnt")]
 fn count_sliced_avx2(sliced: &[Lanes], chunks: usize, items: &[u64]) -> u64 {
-    count_sliced_portable(sliced, chunks, items)
+    with_chunks!(chunks, sliced_portable(sliced, items))
 }
 
-/// The portable kernel: block by block (each stays in cache), every item against it.
-#[inline(always)]
+/// The portable kernel.
 fn count_sliced_portable(sliced: &[Lanes], chunks: usize, items: &[u64]) -> u64 {
+    with_chunks!(chunks, sliced_portable(sliced, items))
+}
+
+/// The portable kernel for keys of `CHUNKS` chunks: block by block (each stays in cache),
+/// every item against it.
+#[inline(always)]
+fn sliced_portable<const CHUNKS: usize>(sliced: &[Lanes], items: &[u64]) -> u64 {
     let mut total = 0u64;
-    for block in sliced.chunks_exact(chunks * CHUNK_MASKS) {
+    for block in sliced.chunks_exact(CHUNKS * CHUNK_MASKS) {
         for &item in items {
             let mut acc = [!0u64; 8];
-            for (chunk, masks) in block.chunks_exact(CHUNK_MASKS).enumerate() {
-                let value = (item >> (chunk as u32 * CHUNK_BITS)) as usize & (CHUNK_MASKS - 1);
-                for (a, m) in acc.iter_mut().zip(masks[value].0) {
+            for chunk in 0..CHUNKS {
+                for (a, m) in acc.iter_mut().zip(chunk_mask(block, item, chunk).0) {
                     *a &= m;
                 }
             }
@@ -263,7 +297,7 @@ fn count_sliced_portable(sliced: &[Lanes], chunks: usize, items: &[u64]) -> u64 
 
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
-    use super::{CHUNK_BITS, CHUNK_MASKS, Lanes};
+    use super::{CHUNK_MASKS, Lanes, chunk_mask};
     use std::arch::x86_64::{
         __m512i, _mm512_add_epi64, _mm512_and_si512, _mm512_load_si512, _mm512_popcnt_epi64,
         _mm512_reduce_add_epi64, _mm512_set1_epi64, _mm512_setzero_si512,
@@ -272,20 +306,26 @@ mod avx512 {
     /// The AVX-512 kernel: the same loop as the portable one, one register per mask.
     #[target_feature(enable = "avx512f,avx512bw,avx512vpopcntdq,popcnt,bmi1,bmi2,lzcnt")]
     pub(super) fn count_sliced(sliced: &[Lanes], chunks: usize, items: &[u64]) -> u64 {
-        let mut sums: __m512i = _mm512_setzero_si512();
-        for block in sliced.chunks_exact(chunks * CHUNK_MASKS) {
+        with_chunks!(chunks, sliced_avx512(sliced, items))
+    }
+
+    #[inline(always)]
+    fn sliced_avx512<const CHUNKS: usize>(sliced: &[Lanes], items: &[u64]) -> u64 {
+        // SAFETY (all blocks): only inlined into `count_sliced`, which has the features.
+        let mut sums: __m512i = unsafe { _mm512_setzero_si512() };
+        for block in sliced.chunks_exact(CHUNKS * CHUNK_MASKS) {
             for &item in items {
-                let mut acc = _mm512_set1_epi64(-1);
-                for (chunk, masks) in block.chunks_exact(CHUNK_MASKS).enumerate() {
-                    let value = (item >> (chunk as u32 * CHUNK_BITS)) as usize & (CHUNK_MASKS - 1);
+                let mut acc = unsafe { _mm512_set1_epi64(-1) };
+                for chunk in 0..CHUNKS {
+                    let mask = chunk_mask(block, item, chunk);
                     // SAFETY: `Lanes` is 64 bytes, aligned to 64.
-                    let mask = unsafe { _mm512_load_si512(masks[value].0.as_ptr().cast()) };
-                    acc = _mm512_and_si512(acc, mask);
+                    acc =
+                        unsafe { _mm512_and_si512(acc, _mm512_load_si512(mask.0.as_ptr().cast())) };
                 }
-                sums = _mm512_add_epi64(sums, _mm512_popcnt_epi64(acc));
+                sums = unsafe { _mm512_add_epi64(sums, _mm512_popcnt_epi64(acc)) };
             }
         }
-        _mm512_reduce_add_epi64(sums) as u64
+        unsafe { _mm512_reduce_add_epi64(sums) as u64 }
     }
 }
 
