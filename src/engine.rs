@@ -17,7 +17,7 @@ use crate::cpu::Kernel;
 use crate::fixed::count_fixed;
 use crate::halves;
 use crate::kernel::{MAX_N, Tally, count_stream};
-use crate::method::{Method, MethodChoice, Plan, auto_method};
+use crate::methods::{Method, MethodChoice, Plan, auto_method};
 use crate::split::Split;
 use crate::symmetry::Symmetry;
 use crate::workers::{Cursor, MAX_THREADS, default_threads, on_threads};

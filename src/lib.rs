@@ -13,20 +13,16 @@
 //! ```
 #![deny(missing_docs)]
 
-pub mod border;
 pub mod construct;
 pub mod cpu;
 pub mod engine;
 pub mod fixed;
-pub mod halves;
-pub mod kernel;
 pub mod known;
 pub mod ladder;
-pub mod method;
+pub mod methods;
 pub mod placement;
 pub mod records;
 pub mod solutions;
-pub mod split;
 pub mod stepper;
 pub mod symmetry;
 pub mod verify;
@@ -35,4 +31,6 @@ pub mod workers;
 
 pub use engine::{Count, Engine, Error, NoProgress, Options, Orbits, Progress, Work, count};
 pub use kernel::MAX_N;
-pub use method::{Method, MethodChoice, Plan};
+pub use methods::backtrack::{border, kernel, split};
+pub use methods::halves;
+pub use methods::{Method, MethodChoice, Plan};

@@ -6,7 +6,7 @@
 //! unweighted tally of the scalar kernel.
 
 use crate::kernel::Tally;
-use crate::method::Plan;
+use crate::methods::Plan;
 use serde::{Deserialize, Serialize};
 
 /// The format name of a checkpoint file.

@@ -2,7 +2,7 @@
 
 use crate::engine::{Count, NoProgress, Options, count};
 use crate::known::known;
-use crate::method::{Method, MethodChoice};
+use crate::methods::{Method, MethodChoice};
 use crate::symmetry::Symmetry;
 
 /// One compared field: what was computed and, where published, what the table says.

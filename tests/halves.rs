@@ -4,7 +4,7 @@
 mod common;
 
 use nqueens::known::known;
-use nqueens::method::{HALVES_FROM, auto_method};
+use nqueens::methods::{HALVES_FROM, auto_method};
 use nqueens::{Count, Error, Method, MethodChoice, NoProgress, Options, count};
 
 fn by(method: Method, n: usize, threads: usize) -> Count {

@@ -68,35 +68,21 @@ pub(super) trait Lanes: Copy {
     unsafe fn ones_and_twos(a: Self, lanes: u32) -> u64;
 }
 
-/// A plan's row data in lane space.
-#[derive(Clone, Copy)]
-struct Row {
-    shift: u32,
-    blocked: u32,
-    near_shift: u32,
-    near_blocked: u32,
-    far_shift: u32,
-    far_blocked: u32,
-}
-
-impl Row {
-    #[inline(always)]
-    fn of(level: &Level, offset: u32) -> Row {
-        Row {
-            shift: level.shift,
-            blocked: level.blocked >> offset,
-            near_shift: level.near_shift,
-            near_blocked: level.near_blocked >> offset,
-            far_shift: level.far_shift,
-            far_blocked: level.far_blocked >> offset,
-        }
+/// A plan's row data with its masks in lane space.
+#[inline(always)]
+fn in_lane_space(level: &Level, offset: u32) -> Level {
+    Level {
+        blocked: level.blocked >> offset,
+        near_blocked: level.near_blocked >> offset,
+        far_blocked: level.far_blocked >> offset,
+        ..*level
     }
 }
 
 /// The attacks entering the row of `level` for a queen in each lane's column of the row
 /// above, whose attacks were `[cols, ld, rd]` (the same in every lane).
 #[inline(always)]
-unsafe fn place<V: Lanes>(level: &Row, lane_bits: V, [cols, ld, rd]: [V; 3]) -> [V; 3] {
+unsafe fn place<V: Lanes>(level: &Level, lane_bits: V, [cols, ld, rd]: [V; 3]) -> [V; 3] {
     unsafe {
         let shift = level.shift;
         [
@@ -109,7 +95,7 @@ unsafe fn place<V: Lanes>(level: &Row, lane_bits: V, [cols, ld, rd]: [V; 3]) -> 
 
 /// Lane-wise [`Level::accepted_early`].
 #[inline(always)]
-unsafe fn accepted_early<V: Lanes>(level: &Row, [c, l, r]: [V; 3]) -> V {
+unsafe fn accepted_early<V: Lanes>(level: &Level, [c, l, r]: [V; 3]) -> V {
     unsafe {
         let (near, far) = (level.near_shift, level.far_shift);
         let free = V::nor3(c, V::or(l, r), V::splat(level.blocked));
@@ -133,7 +119,7 @@ unsafe fn accepted_early<V: Lanes>(level: &Row, [c, l, r]: [V; 3]) -> V {
 
 /// Lane-wise [`Level::accepted_second_to_last`].
 #[inline(always)]
-unsafe fn accepted_second_to_last<V: Lanes>(level: &Row, [c, l, r]: [V; 3]) -> V {
+unsafe fn accepted_second_to_last<V: Lanes>(level: &Level, [c, l, r]: [V; 3]) -> V {
     unsafe {
         let shift = level.near_shift;
         let free = V::nor3(c, V::or(l, r), V::splat(level.blocked));
@@ -225,7 +211,7 @@ impl<'a, V: Lanes> Walk<'a, V> {
         unsafe {
             let lanes = V::lanes_of(self.lane_bits, todo);
             self.tally.nodes += u64::from(todo.count_ones());
-            let level = &Row::of(&self.plan.levels[(depth + 1) & (MAX_N - 1)], self.offset);
+            let level = &in_lane_space(&self.plan.levels[(depth + 1) & (MAX_N - 1)], self.offset);
             let placed = place(level, self.lane_bits, attacks);
             if depth + 2 == self.last {
                 let found = V::ones_and_twos(accepted_second_to_last(level, placed), lanes);

@@ -1,14 +1,17 @@
-//! The counting methods behind [`crate::count`], and the choice between them.
+//! The counting methods behind [`crate::count`], side by side, each with its own kernel,
+//! and the choice between them.
 //!
 //! Both split a count into sub-problems with stable ids and weights, so the engine, the
 //! progress bar, checkpoints, shards and MPI treat them alike:
-//! - backtracking ([`crate::split`] over [`crate::kernel`]): canonical border keys,
-//!   searched to the bottom;
-//! - the half-board join ([`crate::halves`]): canonical row sets, each counted by joining
-//!   precomputed quadrant placements.
+//! - [`backtrack`]: canonical border keys ([`backtrack::border`]) split into searches
+//!   ([`backtrack::split`]), each searched to the bottom ([`backtrack::kernel`]);
+//! - [`halves`]: canonical row sets, each counted by joining precomputed quadrant
+//!   placements (its pair counter in [`halves::pairs`]).
 
-use crate::halves;
-use crate::split::Split;
+pub mod backtrack;
+pub mod halves;
+
+use backtrack::split::Split;
 use std::fmt;
 
 /// A counting method.
