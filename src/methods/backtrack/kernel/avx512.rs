@@ -119,7 +119,131 @@ impl Lanes for __m512i {
     }
 }
 
-/// [`lanes::count_stream`] on 16 lanes of AVX-512 (F and BW).
+/// Two registers as 32 lanes, for plans with 17 to 32 open columns (most plans from
+/// N = 21 on, a few at N = 19 and 20).
+#[derive(Clone, Copy)]
+#[repr(C)]
+pub(super) struct Wide {
+    lo: __m512i,
+    hi: __m512i,
+}
+
+impl Wide {
+    #[inline(always)]
+    unsafe fn each(a: Self, b: Self, f: unsafe fn(__m512i, __m512i) -> __m512i) -> Self {
+        Wide {
+            lo: f(a.lo, b.lo),
+            hi: f(a.hi, b.hi),
+        }
+    }
+}
+
+impl Lanes for Wide {
+    const LANES: u32 = 32;
+
+    fn fit(_open: u32) -> Option<u32> {
+        Some(0)
+    }
+
+    #[inline(always)]
+    unsafe fn lane_bits(open: u32) -> Self {
+        let mut rest = open;
+        for _ in 0..16 {
+            rest &= rest.wrapping_sub(1);
+        }
+        Wide {
+            lo: __m512i::lane_bits(open),
+            hi: __m512i::lane_bits(rest),
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn lanes_of(lane_bits: Self, squares: u32) -> u32 {
+        __m512i::lanes_of(lane_bits.lo, squares) | __m512i::lanes_of(lane_bits.hi, squares) << 16
+    }
+
+    #[inline(always)]
+    unsafe fn splat(x: u32) -> Self {
+        let v = __m512i::splat(x);
+        Wide { lo: v, hi: v }
+    }
+
+    #[inline(always)]
+    unsafe fn lane(v: &Self, j: u32) -> u32 {
+        // SAFETY: `Wide` is 32 consecutive `u32` lanes (`repr(C)`, no padding), `j < 32`.
+        *(v as *const Self).cast::<u32>().add((j & 31) as usize)
+    }
+
+    #[inline(always)]
+    unsafe fn or(a: Self, b: Self) -> Self {
+        Wide::each(a, b, __m512i::or)
+    }
+
+    #[inline(always)]
+    unsafe fn and_not(a: Self, b: Self) -> Self {
+        Wide::each(a, b, __m512i::and_not)
+    }
+
+    #[inline(always)]
+    unsafe fn shl(a: Self, shift: u32) -> Self {
+        Wide {
+            lo: __m512i::shl(a.lo, shift),
+            hi: __m512i::shl(a.hi, shift),
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn shr(a: Self, shift: u32) -> Self {
+        Wide {
+            lo: __m512i::shr(a.lo, shift),
+            hi: __m512i::shr(a.hi, shift),
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn nor3(a: Self, b: Self, c: Self) -> Self {
+        Wide {
+            lo: __m512i::nor3(a.lo, b.lo, c.lo),
+            hi: __m512i::nor3(a.hi, b.hi, c.hi),
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn and_not2(a: Self, b: Self, c: Self) -> Self {
+        Wide {
+            lo: __m512i::and_not2(a.lo, b.lo, c.lo),
+            hi: __m512i::and_not2(a.hi, b.hi, c.hi),
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn dead_squares(x: Self, shift: u32) -> Self {
+        Wide {
+            lo: __m512i::dead_squares(x.lo, shift),
+            hi: __m512i::dead_squares(x.hi, shift),
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn dead_squares_upto_two(x: Self, shift: u32) -> Self {
+        Wide {
+            lo: __m512i::dead_squares_upto_two(x.lo, shift),
+            hi: __m512i::dead_squares_upto_two(x.hi, shift),
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn nonzero(a: Self, lanes: u32) -> u32 {
+        __m512i::nonzero(a.lo, lanes) | __m512i::nonzero(a.hi, lanes >> 16) << 16
+    }
+
+    #[inline(always)]
+    unsafe fn ones_and_twos(a: Self, lanes: u32) -> u64 {
+        __m512i::ones_and_twos(a.lo, lanes) + __m512i::ones_and_twos(a.hi, lanes >> 16)
+    }
+}
+
+/// [`lanes::count_stream`] on 16 lanes of AVX-512 (F and BW), and 32 for wider plans.
 #[inline(never)]
 #[target_feature(enable = "avx512f,avx512bw,popcnt,bmi1,bmi2,lzcnt")]
 pub(super) fn count_stream<'a>(
@@ -127,5 +251,5 @@ pub(super) fn count_stream<'a>(
     done: impl FnMut(usize, Tally),
 ) {
     // SAFETY: compiled with the features `__m512i`'s lanes use; the caller checked the CPU.
-    unsafe { lanes::count_stream::<__m512i>(next_job, done) }
+    unsafe { lanes::count_stream::<__m512i, Wide>(next_job, done) }
 }

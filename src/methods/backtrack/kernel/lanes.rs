@@ -20,6 +20,7 @@
 //! [`Lanes`]: each entry point, compiled with its target features, inlines all of it.
 
 use super::{Frame, Level, MAX_N, RowPlan, Tally};
+use std::collections::VecDeque;
 
 /// A vector of `LANES` lanes and the operations the search needs on it. Each method is a
 /// few instructions; the implementations choose them per instruction set.
@@ -267,54 +268,65 @@ struct Job<'a> {
 }
 
 impl<'a> Job<'a> {
-    /// The job as a kernel of lanes `V` takes it, or its tally when it needs no search or
-    /// its open columns do not fit the lanes (then counted by the scalar search).
-    fn new<V: Lanes>(plan: &'a RowPlan, start: Frame) -> Result<Job<'a>, Tally> {
+    /// The job as a kernel of lanes `V` takes it; `None` when it needs no search (fewer
+    /// than three free rows left) or its open columns do not fit the lanes.
+    fn new<V: Lanes>(plan: &'a RowPlan, start: Frame) -> Option<Job<'a>> {
         let open = plan.levels[..plan.len]
             .iter()
             .fold(0u32, |any, level| any | !level.blocked);
-        match (super::first_row(plan, &start), V::fit(open)) {
-            (Some(first), Some(offset)) => Ok(Job {
-                plan,
-                start,
-                first,
-                open,
-                offset,
-            }),
-            _ => Err(super::count_scalar(plan, &start)),
-        }
+        Some(Job {
+            plan,
+            start,
+            first: super::first_row(plan, &start)?,
+            open,
+            offset: V::fit(open)?,
+        })
     }
 }
 
 /// Counts every job `next_job` hands out, calling `done` with each one's id and tally as
-/// it finishes. Up to [`WALKS`] searches are stepped in turn, so that one's latency hides
-/// behind the others' work.
+/// it finishes. Jobs whose open columns fit the lanes of `V` run on up to [`WALKS`] walks
+/// of `V`, the others that fit `W` (a wider vector, or `V` again) on walks of `W`, the rest
+/// by the scalar search. All walks are stepped in turn, so that one's latency hides behind
+/// the others' work. A job of the other width waits in a short queue: each width pulls
+/// new jobs only while the other's queue is shorter than [`WALKS`].
 #[inline(always)]
-pub(super) unsafe fn count_stream<'a, V: Lanes>(
+pub(super) unsafe fn count_stream<'a, V: Lanes, W: Lanes>(
     mut next_job: impl FnMut() -> Option<(usize, &'a RowPlan, Frame)>,
     mut done: impl FnMut(usize, Tally),
 ) {
-    // The next job that needs this kernel; the others are counted on the way.
-    let mut next_search = |done: &mut dyn FnMut(usize, Tally)| {
-        while let Some((id, plan, start)) = next_job() {
-            match Job::new::<V>(plan, start) {
-                Ok(job) => return Some((id, job)),
-                Err(tally) => done(id, tally),
+    let mut queues: [VecDeque<(usize, Job<'a>)>; 2] = [VecDeque::new(), VecDeque::new()];
+    let mut exhausted = false;
+    // Pulls jobs until `width`'s queue has one, the other queue is full, or none are left.
+    let mut refill = |queues: &mut [VecDeque<(usize, Job<'a>)>; 2],
+                      width: usize,
+                      done: &mut dyn FnMut(usize, Tally)| {
+        while queues[width].is_empty() && !exhausted && queues[1 - width].len() < WALKS {
+            let Some((id, plan, start)) = next_job() else {
+                exhausted = true;
+                break;
+            };
+            if let Some(job) = Job::new::<V>(plan, start) {
+                queues[0].push_back((id, job));
+            } else if let Some(job) = Job::new::<W>(plan, start) {
+                queues[1].push_back((id, job));
+            } else {
+                done(id, super::count_scalar(plan, &start));
             }
         }
-        None
     };
-    let Some((id, job)) = next_search(&mut done) else {
+    refill(&mut queues, 0, &mut done);
+    let Some(plan) = queues.iter().flatten().next().map(|(_, job)| job.plan) else {
         return;
     };
     unsafe {
-        let mut walks: [Walk<V>; WALKS] = std::array::from_fn(|_| Walk::idle(job.plan));
-        let mut ids = [None; WALKS];
-        walks[0].start(&job);
-        ids[0] = Some(id);
+        let mut narrow: [Walk<V>; WALKS] = std::array::from_fn(|_| Walk::idle(plan));
+        let mut wide: [Walk<W>; WALKS] = std::array::from_fn(|_| Walk::idle(plan));
+        let mut ids = [[None; WALKS]; 2];
+        let mut wide_running = 0usize;
         loop {
             let mut busy = false;
-            for (walk, id) in walks.iter_mut().zip(ids.iter_mut()) {
+            for (walk, id) in narrow.iter_mut().zip(ids[0].iter_mut()) {
                 if walk.live != 0 {
                     walk.step();
                     busy = true;
@@ -323,9 +335,34 @@ pub(super) unsafe fn count_stream<'a, V: Lanes>(
                 if let Some(id) = id.take() {
                     done(id, walk.tally);
                 }
-                if let Some((next_id, job)) = next_search(&mut done) {
+                refill(&mut queues, 0, &mut done);
+                if let Some((next_id, job)) = queues[0].pop_front() {
                     walk.start(&job);
                     *id = Some(next_id);
+                    busy = true;
+                }
+            }
+            // Most counts have no wide job at all: then the wide walks cost one check.
+            if wide_running == 0 && queues[1].is_empty() {
+                if !busy {
+                    return;
+                }
+                continue;
+            }
+            for (walk, id) in wide.iter_mut().zip(ids[1].iter_mut()) {
+                if walk.live != 0 {
+                    walk.step();
+                    busy = true;
+                    continue;
+                }
+                if let Some(id) = id.take() {
+                    done(id, walk.tally);
+                    wide_running -= 1;
+                }
+                if let Some((next_id, job)) = queues[1].pop_front() {
+                    walk.start(&job);
+                    *id = Some(next_id);
+                    wide_running += 1;
                     busy = true;
                 }
             }
