@@ -16,6 +16,12 @@ use tempfile::NamedTempFile;
 /// without `force`, a file in a folder that does not exist or that it may not write in
 /// (tried by creating a temporary file there).
 pub fn check_writable(path: &Path, force: bool) -> Result<(), Failure> {
+    claim_temp(path, force).map(drop)
+}
+
+/// [`check_writable`]'s checks, returning the temporary file that proved the folder
+/// writable.
+fn claim_temp(path: &Path, force: bool) -> Result<NamedTempFile, Failure> {
     if path.is_dir() {
         return Err(Failure::usage(format!(
             "{} is a folder; give a file name",
@@ -36,7 +42,7 @@ pub fn check_writable(path: &Path, force: bool) -> Result<(), Failure> {
             folder.display()
         )));
     }
-    temp_beside(path).map(drop).map_err(|e| {
+    temp_beside(path).map_err(|e| {
         Failure::usage(format!(
             "cannot write {}: the folder {} is not writable ({e})",
             path.display(),
@@ -112,8 +118,7 @@ impl Output {
         let Some(path) = path else {
             return Ok(Output::Stdout(BufWriter::new(io::stdout().lock())));
         };
-        check_writable(path, force)?;
-        let temp = temp_beside(path).map_err(|e| write_failure(path, &e))?;
+        let temp = claim_temp(path, force)?;
         Ok(Output::File {
             temp: BufWriter::new(temp),
             path: path.to_path_buf(),

@@ -268,20 +268,55 @@ struct Job<'a> {
 }
 
 impl<'a> Job<'a> {
-    /// The job as a kernel of lanes `V` takes it; `None` when it needs no search (fewer
-    /// than three free rows left) or its open columns do not fit the lanes.
-    fn new<V: Lanes>(plan: &'a RowPlan, start: Frame) -> Option<Job<'a>> {
+    /// The job and the width that takes it (0 for the lanes of `V`, 1 for those of `W`);
+    /// `None` when it needs no search (fewer than three free rows left) or its open
+    /// columns fit neither.
+    fn new<V: Lanes, W: Lanes>(plan: &'a RowPlan, start: Frame) -> Option<(usize, Job<'a>)> {
+        let first = super::first_row(plan, &start)?;
         let open = plan.levels[..plan.len]
             .iter()
             .fold(0u32, |any, level| any | !level.blocked);
-        Some(Job {
+        let (width, offset) = match V::fit(open) {
+            Some(offset) => (0, offset),
+            None => (1, W::fit(open)?),
+        };
+        let job = Job {
             plan,
             start,
-            first: super::first_row(plan, &start)?,
+            first,
             open,
-            offset: V::fit(open)?,
-        })
+            offset,
+        };
+        Some((width, job))
     }
+}
+
+/// One turn of a set of walks: each live walk takes a step; each idle one reports the job
+/// it finished and starts the next one `next` gives. Returns how many walks are at work.
+#[inline(always)]
+unsafe fn turn<'a, X: Lanes>(
+    walks: &mut [Walk<'a, X>; WALKS],
+    ids: &mut [Option<usize>; WALKS],
+    mut next: impl FnMut(&mut dyn FnMut(usize, Tally)) -> Option<(usize, Job<'a>)>,
+    done: &mut dyn FnMut(usize, Tally),
+) -> usize {
+    let mut working = 0;
+    for (walk, id) in walks.iter_mut().zip(ids.iter_mut()) {
+        if walk.live != 0 {
+            unsafe { walk.step() };
+            working += 1;
+            continue;
+        }
+        if let Some(id) = id.take() {
+            done(id, walk.tally);
+        }
+        if let Some((next_id, job)) = next(done) {
+            unsafe { walk.start(&job) };
+            *id = Some(next_id);
+            working += 1;
+        }
+    }
+    working
 }
 
 /// Counts every job `next_job` hands out, calling `done` with each one's id and tally as
@@ -306,16 +341,14 @@ pub(super) unsafe fn count_stream<'a, V: Lanes, W: Lanes>(
                 exhausted = true;
                 break;
             };
-            if let Some(job) = Job::new::<V>(plan, start) {
-                queues[0].push_back((id, job));
-            } else if let Some(job) = Job::new::<W>(plan, start) {
-                queues[1].push_back((id, job));
-            } else {
-                done(id, super::count_scalar(plan, &start));
+            match Job::new::<V, W>(plan, start) {
+                Some((fits, job)) => queues[fits].push_back((id, job)),
+                None => done(id, super::count_scalar(plan, &start)),
             }
         }
     };
-    refill(&mut queues, 0, &mut done);
+    let done: &mut dyn FnMut(usize, Tally) = &mut done;
+    refill(&mut queues, 0, done);
     let Some(plan) = queues.iter().flatten().next().map(|(_, job)| job.plan) else {
         return;
     };
@@ -323,50 +356,23 @@ pub(super) unsafe fn count_stream<'a, V: Lanes, W: Lanes>(
         let mut narrow: [Walk<V>; WALKS] = std::array::from_fn(|_| Walk::idle(plan));
         let mut wide: [Walk<W>; WALKS] = std::array::from_fn(|_| Walk::idle(plan));
         let mut ids = [[None; WALKS]; 2];
-        let mut wide_running = 0usize;
+        let mut wide_working = 0;
         loop {
-            let mut busy = false;
-            for (walk, id) in narrow.iter_mut().zip(ids[0].iter_mut()) {
-                if walk.live != 0 {
-                    walk.step();
-                    busy = true;
-                    continue;
-                }
-                if let Some(id) = id.take() {
-                    done(id, walk.tally);
-                }
-                refill(&mut queues, 0, &mut done);
-                if let Some((next_id, job)) = queues[0].pop_front() {
-                    walk.start(&job);
-                    *id = Some(next_id);
-                    busy = true;
-                }
-            }
+            // Only the narrow walks pull new jobs; wide ones wait in their queue.
+            let narrow_working = turn(
+                &mut narrow,
+                &mut ids[0],
+                |done| {
+                    refill(&mut queues, 0, done);
+                    queues[0].pop_front()
+                },
+                done,
+            );
             // Most counts have no wide job at all: then the wide walks cost one check.
-            if wide_running == 0 && queues[1].is_empty() {
-                if !busy {
-                    return;
-                }
-                continue;
+            if wide_working > 0 || !queues[1].is_empty() {
+                wide_working = turn(&mut wide, &mut ids[1], |_| queues[1].pop_front(), done);
             }
-            for (walk, id) in wide.iter_mut().zip(ids[1].iter_mut()) {
-                if walk.live != 0 {
-                    walk.step();
-                    busy = true;
-                    continue;
-                }
-                if let Some(id) = id.take() {
-                    done(id, walk.tally);
-                    wide_running -= 1;
-                }
-                if let Some((next_id, job)) = queues[1].pop_front() {
-                    walk.start(&job);
-                    *id = Some(next_id);
-                    wide_running += 1;
-                    busy = true;
-                }
-            }
-            if !busy {
+            if narrow_working + wide_working == 0 {
                 return;
             }
         }
