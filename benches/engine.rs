@@ -2,8 +2,9 @@
 //! checks its answer against the published table, so a fast wrong kernel cannot pass.
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use nqueens::kernel::{Frame, RowPlan};
 use nqueens::known::known;
+use nqueens::methods::backtrack::kernel::count_completions;
+use nqueens::methods::backtrack::row_plan::{Frame, RowPlan};
 use nqueens::{NoProgress, Options, count};
 use std::hint::black_box;
 
@@ -15,7 +16,7 @@ fn kernel(c: &mut Criterion) {
         let want = known(n).unwrap().total as u64;
         group.bench_with_input(BenchmarkId::from_parameter(n), &plan, |b, plan| {
             b.iter(|| {
-                let tally = black_box(plan).count_from(&Frame::default());
+                let tally = count_completions(black_box(plan), &Frame::default());
                 assert_eq!(tally.solutions, want);
             })
         });

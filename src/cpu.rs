@@ -10,7 +10,7 @@ use std::fmt;
 
 /// A kernel level.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Kernel {
+pub enum KernelLevel {
     /// Plain code for the build's target.
     Portable,
     /// The same code compiled for AVX2 with BMI1/2, POPCNT and LZCNT.
@@ -19,25 +19,29 @@ pub enum Kernel {
     Avx512,
 }
 
-impl Kernel {
+impl KernelLevel {
     /// Every kernel, slowest first.
-    pub const ALL: [Kernel; 3] = [Kernel::Portable, Kernel::Avx2, Kernel::Avx512];
+    pub const ALL: [KernelLevel; 3] = [
+        KernelLevel::Portable,
+        KernelLevel::Avx2,
+        KernelLevel::Avx512,
+    ];
 
     /// The name used on the command line and in JSON.
     pub fn name(self) -> &'static str {
         match self {
-            Kernel::Portable => "portable",
-            Kernel::Avx2 => "avx2",
-            Kernel::Avx512 => "avx512",
+            KernelLevel::Portable => "portable",
+            KernelLevel::Avx2 => "avx2",
+            KernelLevel::Avx512 => "avx512",
         }
     }
 
     /// Whether this CPU runs it.
     pub fn is_available(self) -> bool {
         match self {
-            Kernel::Portable => true,
+            KernelLevel::Portable => true,
             #[cfg(target_arch = "x86_64")]
-            Kernel::Avx2 => {
+            KernelLevel::Avx2 => {
                 is_x86_feature_detected!("avx2")
                     && is_x86_feature_detected!("bmi1")
                     && is_x86_feature_detected!("bmi2")
@@ -45,8 +49,8 @@ impl Kernel {
                     && is_x86_feature_detected!("lzcnt")
             }
             #[cfg(target_arch = "x86_64")]
-            Kernel::Avx512 => {
-                Kernel::Avx2.is_available()
+            KernelLevel::Avx512 => {
+                KernelLevel::Avx2.is_available()
                     && is_x86_feature_detected!("avx512f")
                     && is_x86_feature_detected!("avx512bw")
                     && is_x86_feature_detected!("avx512vpopcntdq")
@@ -57,23 +61,23 @@ impl Kernel {
     }
 
     /// The fastest kernel this CPU runs.
-    pub fn detect() -> Kernel {
-        Kernel::available()
+    pub fn detect() -> KernelLevel {
+        KernelLevel::available()
             .last()
             .copied()
-            .unwrap_or(Kernel::Portable)
+            .unwrap_or(KernelLevel::Portable)
     }
 
     /// Every kernel this CPU runs, slowest first.
-    pub fn available() -> Vec<Kernel> {
-        Kernel::ALL
+    pub fn available() -> Vec<KernelLevel> {
+        KernelLevel::ALL
             .into_iter()
             .filter(|k| k.is_available())
             .collect()
     }
 }
 
-impl fmt::Display for Kernel {
+impl fmt::Display for KernelLevel {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
@@ -113,9 +117,9 @@ mod tests {
 
     #[test]
     fn the_portable_kernel_is_always_there_and_detect_takes_the_best() {
-        let available = Kernel::available();
-        assert_eq!(available[0], Kernel::Portable);
-        assert_eq!(Kernel::detect(), *available.last().unwrap());
+        let available = KernelLevel::available();
+        assert_eq!(available[0], KernelLevel::Portable);
+        assert_eq!(KernelLevel::detect(), *available.last().unwrap());
         assert!(available.windows(2).all(|w| w[0] < w[1]));
     }
 }

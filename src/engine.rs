@@ -1,28 +1,26 @@
-//! The counting engine: splits a count, spreads the pieces over worker threads
-//! ([`crate::workers`]), and sums.
+//! The counting engine: chooses a method, prepares its sub-problems, runs them on the
+//! scheduler ([`crate::schedule`]), and sums.
 //!
-//! Totals come from the border-key split ([`crate::split`]); the unique count and the
-//! orbit split come from Burnside's lemma with the rotation-fixed counts of
-//! [`crate::fixed`]. For every `n > 1` no solution is fixed by a reflection, so orbits have
-//! 8, 4 or 2 members:
+//! Totals come from the method's weighted sub-problems ([`crate::methods`]); the unique
+//! count and the orbit split from the rotation-fixed searches
+//! ([`crate::symmetry::fixed`]), run on the same scheduler, and Burnside's lemma
+//! ([`crate::symmetry::orbits`]).
 //!
-//! ```text
-//! c2 = fix90 / 2,  c4 = (fix180 - fix90) / 4,  c8 = (total - 4*c4 - 2*c2) / 8
-//! ```
-//!
-//! The 1x1 board's one solution is fixed by all eight symmetries: an orbit of one, counted
-//! as `c1` (computed, like the rest, by searching for it).
+//! Everything a count depends on is in its [`Options`]: the engine reads no environment
+//! variable and no system file, so two runs given the same options split the same count
+//! the same way, whatever machine they run on.
 
-use crate::cpu::Kernel;
-use crate::fixed::count_fixed;
-use crate::halves;
-use crate::kernel::{MAX_N, Tally, count_stream};
+use crate::cpu::KernelLevel;
+use crate::error::Error;
+use crate::methods::backtrack::row_plan::MAX_N;
+use crate::methods::backtrack::split::{MAX_SPLIT_DEPTH, Split, default_split_depth};
+use crate::methods::halves::join::{self, Join};
 use crate::methods::{Method, MethodChoice, Plan, auto_method};
-use crate::split::Split;
-use crate::symmetry::Symmetry;
-use crate::workers::{Cursor, MAX_THREADS, default_threads, on_threads};
-use std::fmt;
-use std::sync::atomic::{AtomicBool, Ordering};
+use crate::schedule::{PoolError, Scheduler};
+use crate::symmetry::fixed::{FixedSearches, GROUPS};
+use crate::symmetry::orbits::Orbits;
+use crate::tally::Tally;
+use std::sync::atomic::AtomicBool;
 
 /// Receives progress from a running count: a no-op unless a caller wants to show it.
 ///
@@ -33,8 +31,6 @@ pub trait Progress: Sync {
     fn begin(&self, _subproblems: u64) {}
     /// `done` more sub-problems have finished.
     fn advance(&self, _done: u64) {}
-    /// Sub-problem `id` finished with this tally (for checkpoints).
-    fn finished(&self, _id: usize, _tally: Tally) {}
 }
 
 /// The progress sink that ignores everything.
@@ -42,42 +38,22 @@ pub struct NoProgress;
 
 impl Progress for NoProgress {}
 
-/// How to run a count.
+/// How to run a count: every input the engine uses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Options {
-    /// Worker threads, 1 to [`MAX_THREADS`]; `None` takes `RAYON_NUM_THREADS`, else every
-    /// CPU the process may use ([`default_threads`]).
+    /// Worker threads, 1 to [`crate::schedule::MAX_THREADS`]; `None` runs on the rayon
+    /// pool the caller is in (outside any, rayon's global pool).
     pub threads: Option<usize>,
     /// Free rows filled in per border key before the sub-problems start; `None` picks
     /// [`default_split_depth`].
     pub split_depth: Option<usize>,
     /// The counting method.
     pub method: MethodChoice,
-    /// The kernel level; `None` takes the fastest this CPU runs ([`Kernel::detect`]).
-    pub kernel: Option<Kernel>,
-}
-
-/// Largest split depth accepted: deeper prefixes only multiply the bookkeeping.
-pub const MAX_SPLIT_DEPTH: usize = 4;
-
-/// The split depth used when none is given: a function of `n` alone, so sub-problem ids
-/// do not depend on the machine. One row beyond the border keys gives roughly ten times
-/// as many pieces as keys, plenty for dynamic balance while costing a few MB at most.
-pub fn default_split_depth(n: usize) -> usize {
-    if n < 10 { 0 } else { 1 }
-}
-
-/// Orbits of solutions under the eight symmetries, by size.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Orbits {
-    /// Orbits of 8: solutions no symmetry fixes.
-    pub c8: u128,
-    /// Orbits of 4: solutions fixed by the 180-degree turn only.
-    pub c4: u128,
-    /// Orbits of 2: solutions fixed by the 90-degree turn.
-    pub c2: u128,
-    /// Orbits of 1: solutions every symmetry fixes (only the 1x1 board has one).
-    pub c1: u128,
+    /// The kernel level; `None` takes the fastest this CPU runs ([`KernelLevel::detect`]).
+    pub kernel: Option<KernelLevel>,
+    /// Bytes the count may hold in tables; `None` sets no limit. `auto` picks a method
+    /// that fits; a method that was asked for and does not fit is refused.
+    pub memory_budget: Option<u64>,
 }
 
 /// The result of counting one board size.
@@ -91,7 +67,8 @@ pub struct Count {
     pub unique: u128,
     /// The orbit split.
     pub orbits: Orbits,
-    /// Queens the searches accepted (the same for every thread count and split depth).
+    /// Units of work (see [`Tally::nodes`]): the same for every thread count and split
+    /// depth.
     pub nodes: u128,
     /// Sub-problems the main search was split into.
     pub subproblems: u64,
@@ -102,115 +79,7 @@ pub struct Count {
     /// The method that counted the total.
     pub method: Method,
     /// The kernel level it ran.
-    pub kernel: Kernel,
-}
-
-/// Why a count could not run.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Error {
-    /// `n` outside `1..=MAX_N`.
-    BoardSize(usize),
-    /// A thread count outside `1..=MAX_THREADS`.
-    Threads(usize),
-    /// `RAYON_NUM_THREADS` is set to something other than a thread count.
-    ThreadsVar(String),
-    /// A split depth above [`MAX_SPLIT_DEPTH`].
-    SplitDepth(usize),
-    /// A split depth with the half-board join, which splits by row sets instead.
-    SplitDepthWithHalves,
-    /// Results are missing for this many sub-problems.
-    Incomplete(usize),
-    /// The kernel is not one this CPU runs.
-    Kernel(Kernel),
-    /// The half-board join's tables for board `n` need more memory than is available.
-    Memory {
-        /// Board side.
-        n: usize,
-        /// Bytes needed (a lower bound for the largest boards).
-        needed: u64,
-        /// Bytes available.
-        available: u64,
-    },
-}
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Error::BoardSize(n) => {
-                write!(f, "board size {n} is out of range: N must be 1 to {MAX_N}")
-            }
-            Error::Threads(t) => write!(
-                f,
-                "thread count {t} is out of range: it must be 1 to {MAX_THREADS}"
-            ),
-            Error::ThreadsVar(text) => write!(
-                f,
-                "{} = '{}' is not a thread count: it must be 1 to {MAX_THREADS}",
-                crate::workers::THREADS_VAR,
-                crate::words::shorten(text)
-            ),
-            Error::SplitDepth(d) => {
-                write!(
-                    f,
-                    "split depth {d} is out of range: it must be 0 to {MAX_SPLIT_DEPTH}"
-                )
-            }
-            Error::SplitDepthWithHalves => write!(
-                f,
-                "a split depth applies to backtracking; the half-board join splits by row sets \
-                 (drop the split depth or use --method backtrack)"
-            ),
-            Error::Incomplete(missing) => {
-                write!(
-                    f,
-                    "the results of {} are missing",
-                    crate::words::plural(*missing as u64, "sub-problem")
-                )
-            }
-            Error::Kernel(kernel) => {
-                let here: Vec<&str> = Kernel::available().iter().map(|k| k.name()).collect();
-                write!(
-                    f,
-                    "kernel {kernel} is not available on this CPU: it runs {}",
-                    here.join(", ")
-                )
-            }
-            Error::Memory {
-                n,
-                needed,
-                available,
-            } => write!(
-                f,
-                "counting N = {n} by halves needs {} of memory for its quadrant table, but \
-                 {} is available; use --method backtrack",
-                human_bytes(*needed),
-                human_bytes(*available)
-            ),
-        }
-    }
-}
-
-impl std::error::Error for Error {}
-
-/// Bytes in MB or GB, for messages.
-fn human_bytes(bytes: u64) -> String {
-    if bytes >= 10_000_000_000 {
-        format!("{:.0} GB", bytes as f64 / 1e9)
-    } else {
-        format!("{:.0} MB", (bytes as f64 / 1e6).ceil())
-    }
-}
-
-/// Memory the system can give this process now (Linux `MemAvailable`); unknown elsewhere.
-pub fn available_memory() -> u64 {
-    std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|info| {
-            let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-            let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-            Some(kib * 1024)
-        })
-        .unwrap_or(u64::MAX)
+    pub kernel: KernelLevel,
 }
 
 /// Counts the solutions of the `n` x `n` board.
@@ -218,7 +87,7 @@ pub fn count(n: usize, options: &Options, progress: &dyn Progress) -> Result<Cou
     Engine::new(options)?.count(n, progress)
 }
 
-/// Which sub-problems a run covers, and how it stops early.
+/// Which sub-problems a run covers, how it reports them, and how it stops early.
 #[derive(Default)]
 pub struct Work<'a> {
     /// Only these sub-problem ids (a shard); `None` means all of them.
@@ -227,18 +96,21 @@ pub struct Work<'a> {
     pub skip: Option<&'a (dyn Fn(usize) -> bool + Sync)>,
     /// When set (by a signal handler, say), the run stops between sub-problems.
     pub stop: Option<&'a AtomicBool>,
+    /// Called with each sub-problem's id and tally as it finishes (a checkpoint writer).
+    pub finished: Option<&'a (dyn Fn(usize, Tally) + Sync)>,
 }
 
-/// The options of a count, checked.
+/// The options of a count, checked, and the worker threads that run it.
 pub struct Engine {
-    threads: usize,
+    scheduler: Scheduler,
     split_depth: Option<usize>,
     method: MethodChoice,
-    kernel: Kernel,
+    kernel: KernelLevel,
+    memory_budget: Option<u64>,
 }
 
 impl Engine {
-    /// Checks the options and starts the pool.
+    /// Checks the options and starts the worker threads.
     pub fn new(options: &Options) -> Result<Engine, Error> {
         if let Some(depth) = options.split_depth.filter(|&d| d > MAX_SPLIT_DEPTH) {
             return Err(Error::SplitDepth(depth));
@@ -246,26 +118,30 @@ impl Engine {
         if options.split_depth.is_some() && options.method == MethodChoice::Only(Method::Halves) {
             return Err(Error::SplitDepthWithHalves);
         }
-        let kernel = options.kernel.unwrap_or_else(Kernel::detect);
+        let kernel = options.kernel.unwrap_or_else(KernelLevel::detect);
         if !kernel.is_available() {
             return Err(Error::Kernel(kernel));
         }
-        let threads = match options.threads {
-            Some(t) if !(1..=MAX_THREADS).contains(&t) => return Err(Error::Threads(t)),
-            Some(t) => t,
-            None => default_threads()?,
-        };
+        let scheduler = match options.threads {
+            Some(threads) => Scheduler::new(threads),
+            None => Scheduler::new(rayon::current_num_threads()),
+        }
+        .map_err(|e| match e {
+            PoolError::Threads(t) => Error::Threads(t),
+            PoolError::Spawn(why) => Error::Spawn(why),
+        })?;
         Ok(Engine {
-            threads,
+            scheduler,
             split_depth: options.split_depth,
             method: options.method,
             kernel,
+            memory_budget: options.memory_budget,
         })
     }
 
     /// Worker threads a count runs on.
     pub fn threads(&self) -> usize {
-        self.threads
+        self.scheduler.threads()
     }
 
     /// Counts the solutions of the `n` x `n` board.
@@ -278,22 +154,17 @@ impl Engine {
         self.finish(&plan, &tallies)
     }
 
-    /// The method a count of `n` would use: the choice, with `auto` resolved and boards
-    /// the join does not take sent to backtracking. A split depth asks for backtracking.
+    /// The method a count of `n` uses: the choice, with `auto` resolved by
+    /// [`auto_method`] (a pure function of `n` and the memory budget) and boards the join
+    /// does not take sent to backtracking. A split depth asks for backtracking.
     pub fn method_for(&self, n: usize) -> Method {
         let method = match self.method {
             MethodChoice::Auto if self.split_depth.is_some() => Method::Backtrack,
-            MethodChoice::Auto => auto_method(n),
+            MethodChoice::Auto => auto_method(n, self.memory_budget),
             MethodChoice::Only(method) => method,
         };
         match method {
-            Method::Halves if n < halves::MIN_N => Method::Backtrack,
-            Method::Halves
-                if self.method == MethodChoice::Auto
-                    && halves::Plan::table_bytes(n) > available_memory() =>
-            {
-                Method::Backtrack
-            }
+            Method::Halves if n < join::MIN_N => Method::Backtrack,
             other => other,
         }
     }
@@ -308,22 +179,18 @@ impl Engine {
                 let depth = self.split_depth.unwrap_or_else(|| default_split_depth(n));
                 Ok(Plan::Backtrack(Split::new(n, depth)))
             }
-            Method::Halves => halves::Plan::new(n, available_memory())
-                .map(Plan::Halves)
-                .map_err(|refusal| match refusal {
-                    halves::Refusal::BoardSize => Error::BoardSize(n),
-                    halves::Refusal::Memory { needed, available } => Error::Memory {
-                        n,
-                        needed,
-                        available,
-                    },
-                }),
+            Method::Halves => Join::new(n, self.memory_budget).map(Plan::Halves).map_err(
+                |refusal| match refusal {
+                    join::Refusal::BoardSize => Error::BoardSize(n),
+                    join::Refusal::Memory { needed, budget } => Error::Memory { n, needed, budget },
+                },
+            ),
         }
     }
 
-    /// Searches the sub-problems `work` selects, spread over the pool, and returns each
+    /// Solves the sub-problems `work` selects on the worker threads and returns each
     /// finished one's tally (in no particular order). Stopped early, it returns those that
-    /// finished; each is also reported to `progress` as it finishes.
+    /// finished.
     pub fn run(&self, plan: &Plan, work: &Work, progress: &dyn Progress) -> Vec<(usize, Tally)> {
         let todo: Vec<usize> = match work.only {
             Some(ids) => ids.to_vec(),
@@ -333,56 +200,18 @@ impl Engine {
         .filter(|&id| !work.skip.is_some_and(|skip| skip(id)))
         .collect();
         progress.begin(todo.len() as u64);
-        let stopped = || work.stop.is_some_and(|s| s.load(Ordering::Relaxed));
-        let cursor = Cursor::new(todo.len());
-        let split = match plan {
-            Plan::Backtrack(split) => split,
-            Plan::Halves(plan) => {
-                // One row set at a time from a shared cursor, each thread with its own
-                // buffers.
-                let kernel = self.kernel;
-                let finished = on_threads(self.threads, |_| {
-                    let mut scratch = plan.scratch(kernel);
-                    let mut finished = Vec::new();
-                    while !stopped() {
-                        let Some(id) = cursor.next().map(|i| todo[i]) else {
-                            break;
-                        };
-                        let tally = plan.solve(id, &mut scratch);
-                        progress.finished(id, tally);
-                        progress.advance(1);
-                        finished.push((id, tally));
-                    }
-                    finished
-                });
-                return finished.into_iter().flatten().collect();
-            }
-        };
-        // Every thread runs one stream of searches and takes the next id from a shared
-        // cursor whenever one of its searches ends: the balance of work stealing, one
-        // sub-problem at a time, so that each thread keeps several searches interleaved
-        // (see `kernel::count_stream`). Ids are handed out in increasing order.
-        let finished = on_threads(self.threads, |_| {
-            let mut finished = Vec::new();
-            count_stream(
-                self.kernel,
-                || {
-                    if stopped() {
-                        return None;
-                    }
-                    let id = todo[cursor.next()?];
-                    let (plan, start) = split.search(id);
-                    Some((id, plan, start))
-                },
-                |id, tally| {
-                    progress.finished(id, tally);
-                    progress.advance(1);
-                    finished.push((id, tally));
-                },
-            );
-            finished
-        });
-        finished.into_iter().flatten().collect()
+        self.scheduler.run(
+            plan.solver(),
+            self.kernel,
+            &todo,
+            work.stop,
+            &|id, tally| {
+                if let Some(finished) = work.finished {
+                    finished(id, tally);
+                }
+                progress.advance(1);
+            },
+        )
     }
 
     /// The count from every sub-problem's tally (indexed by id): the weighted total, and
@@ -393,28 +222,21 @@ impl Engine {
         if missing > 0 {
             return Err(Error::Incomplete(missing));
         }
-        let (mut total, mut main_nodes) = (0u128, 0u128);
+        let (mut total, mut nodes) = (0u128, u128::from(plan.prefix_nodes()));
         for (id, tally) in tallies.iter().enumerate() {
             let tally = tally.expect("checked above");
             total += u128::from(plan.weight(id)) * u128::from(tally.solutions);
-            main_nodes += u128::from(tally.nodes);
+            nodes += u128::from(tally.nodes);
         }
         let n = plan.n();
-        let (fix90, fix180, fix_all) = (
-            count_fixed(n, &[Symmetry::ROT90], self.threads),
-            count_fixed(n, &[Symmetry::ROT180], self.threads),
-            count_fixed(n, &[Symmetry::ROT90, Symmetry::TRANSPOSE], self.threads),
-        );
-        let orbits = orbit_split(total, fix180, fix90, fix_all);
-        let nodes = [fix90, fix180, fix_all]
-            .iter()
-            .fold(main_nodes + u128::from(plan.prefix_nodes()), |sum, t| {
-                sum + u128::from(t.nodes)
-            });
+        let fixed = self.fixed_counts(n);
+        nodes += fixed.iter().map(|t| u128::from(t.nodes)).sum::<u128>();
+        let [fix90, fix180, fix_all] = fixed.map(|t| u128::from(t.solutions));
+        let orbits = Orbits::split(total, fix90, fix180, fix_all);
         Ok(Count {
             n,
             total,
-            unique: orbits.c8 + orbits.c4 + orbits.c2 + orbits.c1,
+            unique: orbits.unique(),
             orbits,
             nodes,
             subproblems: plan.len() as u64,
@@ -424,24 +246,19 @@ impl Engine {
             kernel: self.kernel,
         })
     }
-}
 
-/// The orbit split from the total and the fixed counts (Burnside, see the module docs).
-fn orbit_split(total: u128, fix180: Tally, fix90: Tally, fix_all: Tally) -> Orbits {
-    let exact = |num: u128, den: u128| {
-        assert!(
-            num.is_multiple_of(den),
-            "orbit split: {num} is not a multiple of {den}"
-        );
-        num / den
-    };
-    let (fix180, fix90, c1) = (
-        u128::from(fix180.solutions),
-        u128::from(fix90.solutions),
-        u128::from(fix_all.solutions),
-    );
-    let c2 = exact(fix90 - c1, 2);
-    let c4 = exact(fix180 - fix90, 4);
-    let c8 = exact(total - c1 - 2 * c2 - 4 * c4, 8);
-    Orbits { c8, c4, c2, c1 }
+    /// The solutions fixed by each of [`GROUPS`] (90-degree turn, 180-degree turn, all),
+    /// searched on the worker threads.
+    fn fixed_counts(&self, n: usize) -> [Tally; 3] {
+        let searches = FixedSearches::new(n);
+        let ids: Vec<usize> = (0..searches.len()).collect();
+        let mut by_group = [Tally::default(); GROUPS.len()];
+        for (id, tally) in self
+            .scheduler
+            .run(&searches, self.kernel, &ids, None, &|_, _| {})
+        {
+            by_group[searches.group_of(id)] += tally;
+        }
+        by_group
+    }
 }

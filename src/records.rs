@@ -5,8 +5,8 @@
 //! refused rather than trusted. Per sub-problem they hold `[id, solutions, nodes]`, the
 //! unweighted tally of the scalar kernel.
 
-use crate::kernel::Tally;
 use crate::methods::Plan;
+use crate::tally::Tally;
 use serde::{Deserialize, Serialize};
 
 /// The format name of a checkpoint file.
@@ -81,7 +81,7 @@ pub struct ShardResult {
 
 /// Files written before the join existed were counted by backtracking.
 fn backtrack() -> String {
-    crate::Method::Backtrack.name().into()
+    crate::methods::Method::Backtrack.name().into()
 }
 
 /// A record type with a self-checksum.
@@ -189,8 +189,8 @@ mod tests {
     #[test]
     fn a_partition_covers_every_id_once() {
         let plans = [
-            Plan::Backtrack(crate::split::Split::new(11, 1)),
-            Plan::Halves(crate::halves::Plan::new(11, u64::MAX).unwrap()),
+            Plan::Backtrack(crate::methods::backtrack::split::Split::new(11, 1)),
+            Plan::Halves(crate::methods::halves::join::Join::new(11, None).unwrap()),
         ];
         for plan in &plans {
             for shards in [1, 3, 7] {

@@ -1,9 +1,11 @@
 //! Checking counts against the published table, and the engine's built-in self-test.
 
-use crate::engine::{Count, NoProgress, Options, count};
+use crate::cpu::KernelLevel;
+use crate::engine::{Count, Engine, NoProgress, Options};
 use crate::known::known;
+use crate::methods::halves::join::MIN_N as HALVES_MIN_N;
 use crate::methods::{Method, MethodChoice};
-use crate::symmetry::Symmetry;
+use crate::symmetry::group::Symmetry;
 
 /// One compared field: what was computed and, where published, what the table says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,9 +70,10 @@ pub fn verdict(count: &Count) -> Verdict {
 }
 
 /// Runs the quick built-in check of everything the engine depends on: the symmetry group,
-/// the table's own identities, and the counts for N = 1 to 12 at 1, 2 and 3 threads and
-/// split depths 0 to 2 (identical, and equal to the table). Returns the number of checks
-/// passed, or the first failure.
+/// the table's own identities, and the counts for N = 1 to 12 by every kernel level this
+/// CPU runs, at 1, 2 and 3 threads, by backtracking at split depths 0 to 2 and by halves
+/// (identical, and equal to the table). Returns the number of checks passed, or the first
+/// failure.
 pub fn self_test() -> Result<usize, String> {
     let mut checks = 0;
     let mut check = |ok: bool, what: String| {
@@ -100,52 +103,66 @@ pub fn self_test() -> Result<usize, String> {
             format!("the table's row for N = {} breaks the identities", row.n),
         )?;
     }
-    for n in 1..=12 {
-        let mut first: Option<Count> = None;
-        for threads in 1..=3 {
-            for split_depth in 0..=2 {
-                let options = Options {
-                    threads: Some(threads),
-                    split_depth: Some(split_depth),
-                    method: MethodChoice::Only(Method::Backtrack),
-                    kernel: None,
-                };
-                let got = count(n, &options, &NoProgress).map_err(|e| e.to_string())?;
-                let where_ = format!("N = {n}, {threads} threads, split depth {split_depth}");
-                check(
-                    verdict(&got).passed(),
-                    format!("{where_}: differs from the table"),
-                )?;
-                let same = first.is_none_or(|f| {
-                    (f.total, f.unique, f.orbits, f.nodes)
-                        == (got.total, got.unique, got.orbits, got.nodes)
-                });
-                check(same, format!("{where_}: differs from 1 thread, depth 0"))?;
-                first.get_or_insert(got);
+    for kernel in KernelLevel::available() {
+        for n in 1..=12 {
+            let mut first: Option<Count> = None;
+            for threads in 1..=3 {
+                for split_depth in 0..=2 {
+                    let engine = engine(threads, Some(split_depth), Method::Backtrack, kernel)?;
+                    let got = engine.count(n, &NoProgress).map_err(|e| e.to_string())?;
+                    let where_ = format!(
+                        "N = {n}, {kernel} kernel, {threads} threads, split depth {split_depth}"
+                    );
+                    check(
+                        verdict(&got).passed(),
+                        format!("{where_}: differs from the table"),
+                    )?;
+                    let same = first.is_none_or(|f| {
+                        (f.total, f.unique, f.orbits, f.nodes)
+                            == (got.total, got.unique, got.orbits, got.nodes)
+                    });
+                    check(same, format!("{where_}: differs from 1 thread, depth 0"))?;
+                    first.get_or_insert(got);
+                }
             }
         }
-    }
-    for n in crate::halves::MIN_N..=12 {
         for threads in 1..=3 {
-            let options = Options {
-                threads: Some(threads),
-                split_depth: None,
-                method: MethodChoice::Only(Method::Halves),
-                kernel: None,
-            };
-            let got = count(n, &options, &NoProgress).map_err(|e| e.to_string())?;
-            check(
-                got.method == Method::Halves && verdict(&got).passed(),
-                format!("N = {n} by halves, {threads} threads: differs from the table"),
-            )?;
+            let engine = engine(threads, None, Method::Halves, kernel)?;
+            for n in HALVES_MIN_N..=12 {
+                let got = engine.count(n, &NoProgress).map_err(|e| e.to_string())?;
+                check(
+                    got.method == Method::Halves && verdict(&got).passed(),
+                    format!(
+                        "N = {n} by halves, {kernel} kernel, {threads} threads: differs from the table"
+                    ),
+                )?;
+            }
         }
     }
     Ok(checks)
 }
 
+/// An engine for the self-test.
+fn engine(
+    threads: usize,
+    split_depth: Option<usize>,
+    method: Method,
+    kernel: KernelLevel,
+) -> Result<Engine, String> {
+    Engine::new(&Options {
+        threads: Some(threads),
+        split_depth,
+        method: MethodChoice::Only(method),
+        kernel: Some(kernel),
+        memory_budget: None,
+    })
+    .map_err(|e| e.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::count;
 
     #[test]
     fn a_wrong_count_fails_and_names_the_field() {

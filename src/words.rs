@@ -19,6 +19,15 @@ pub fn shorten(text: &str) -> String {
     }
 }
 
+/// Bytes in MB or GB, for messages: "64 MB", "12 GB".
+pub fn human_bytes(bytes: u64) -> String {
+    if bytes >= 10_000_000_000 {
+        format!("{:.0} GB", bytes as f64 / 1e9)
+    } else {
+        format!("{:.0} MB", (bytes as f64 / 1e6).ceil())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,12 +1,11 @@
 //! The `nqueens` command line, as a user or a script runs it.
 
-use assert_cmd::Command;
+mod common;
+
+use common::nqueens;
+
 use predicates::prelude::*;
 use serde_json::Value;
-
-fn nqueens() -> Command {
-    Command::cargo_bin("nqueens").expect("binary built")
-}
 
 fn json_lines(args: &[&str]) -> Vec<Value> {
     let out = nqueens()
@@ -103,7 +102,10 @@ fn bad_input_is_refused_with_the_allowed_range() {
         (&["count", "4..x"], "not a board size"),
         (
             &["count", "8", "--threads", "0"],
-            "--threads: thread count 0 is out of range: it must be 1 to 1024",
+            &format!(
+                "--threads: thread count 0 is out of range: it must be 1 to {}",
+                common::max_threads()
+            ),
         ),
         (&["count", "8", "--threads", "two"], "--threads"),
         (&["count", "8", "--split-depth", "9"], "--split-depth"),
@@ -141,7 +143,7 @@ fn method_and_kernel_are_chosen_and_reported() {
     let by_backtracking = &json_lines(&["count", "12", "--json", "--method", "backtrack"])[0];
     assert_eq!(by_backtracking["method"], "backtrack");
     assert_eq!(by_backtracking["total"], auto["total"]);
-    for kernel in nqueens::cpu::Kernel::available() {
+    for kernel in nqueens::cpu::KernelLevel::available() {
         for method in ["backtrack", "halves"] {
             let row = &json_lines(&[
                 "count",
@@ -156,7 +158,7 @@ fn method_and_kernel_are_chosen_and_reported() {
             assert_eq!(row["total"], 73712, "{method}, {kernel}");
         }
     }
-    for missing in nqueens::cpu::Kernel::ALL
+    for missing in nqueens::cpu::KernelLevel::ALL
         .iter()
         .filter(|k| !k.is_available())
     {
@@ -171,7 +173,7 @@ fn method_and_kernel_are_chosen_and_reported() {
 
 #[test]
 fn version_names_the_kernels_of_this_cpu() {
-    let best = nqueens::cpu::Kernel::detect().name();
+    let best = nqueens::cpu::KernelLevel::detect().name();
     nqueens()
         .arg("--version")
         .assert()

@@ -2,14 +2,11 @@
 
 mod common;
 
-use assert_cmd::Command;
+use common::nqueens;
+
 use predicates::prelude::*;
 use std::io::{BufRead, BufReader};
 use std::process::Stdio;
-
-fn nqueens() -> Command {
-    Command::cargo_bin("nqueens").expect("binary built")
-}
 
 fn stdout_of(args: &[&str]) -> String {
     let out = nqueens()

@@ -1,12 +1,11 @@
 //! `nqueens verify` and `nqueens bench`, as a user or a script runs them.
 
-use assert_cmd::Command;
+mod common;
+
+use common::nqueens;
+
 use predicates::prelude::*;
 use serde_json::Value;
-
-fn nqueens() -> Command {
-    Command::cargo_bin("nqueens").expect("binary built")
-}
 
 #[test]
 fn verify_passes_a_range_and_closes_with_a_summary() {

@@ -4,7 +4,7 @@
 mod common;
 
 use nqueens::known::{KNOWN, known};
-use nqueens::symmetry::Symmetry;
+use nqueens::symmetry::group::Symmetry;
 use nqueens::{Count, Method, MethodChoice, NoProgress, Options, count};
 use proptest::prelude::*;
 
@@ -17,6 +17,7 @@ fn run(n: usize, threads: Option<usize>, split_depth: Option<usize>) -> Count {
             split_depth,
             method: MethodChoice::Only(Method::Backtrack),
             kernel: None,
+            memory_budget: None,
         },
         &NoProgress,
     )
@@ -111,7 +112,7 @@ fn every_thread_count_and_split_depth_gives_identical_results() {
 
 #[test]
 fn sub_problems_sum_to_the_count() {
-    use nqueens::split::Split;
+    use nqueens::methods::backtrack::split::Split;
     for (n, depth) in [(11, 0), (11, 2), (12, 1)] {
         let split = Split::new(n, depth);
         let sum: u128 = (0..split.subproblems.len())

@@ -1,15 +1,14 @@
 //! Files that cannot be written: a full disk, a read-only folder, two runs on one
 //! checkpoint. Nothing computed is lost and no temporary file is left behind.
 
-use assert_cmd::Command;
+mod common;
+
+use common::nqueens;
+
 use predicates::prelude::*;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
-
-fn nqueens() -> Command {
-    Command::cargo_bin("nqueens").expect("binary built")
-}
 
 /// A small tmpfs mounted on a fresh folder, unmounted when dropped; `None` (with a message
 /// saying the test is skipped) where this process may not mount one.

@@ -1,14 +1,13 @@
 //! Long runs: interrupted and resumed counts, damaged files, shards and their merge.
 
-use assert_cmd::Command;
+mod common;
+
+use common::nqueens;
+
 use predicates::prelude::*;
 use std::path::Path;
 use std::process::{Child, Stdio};
 use std::time::Duration;
-
-fn nqueens() -> Command {
-    Command::cargo_bin("nqueens").expect("binary built")
-}
 
 fn spawn(args: &[&str], checkpoint: &Path) -> Child {
     std::process::Command::new(assert_cmd::cargo::cargo_bin("nqueens"))

@@ -1,74 +1,29 @@
-//! The command-line application: argument surface ([`cli`]), validation of board ranges
-//! ([`range`]), the progress bar ([`progress`]) and the `count` command ([`count`]).
+//! The command-line application, in layers: the arguments and how they become engine
+//! options ([`args`]), one module per subcommand ([`commands`]), and what the commands
+//! share: the reports of counts ([`report`]), files written whole ([`output`]), drawings
+//! of placements ([`render`]), the progress bar ([`progress`]), the system's facts and
+//! stdout ([`system`]), and the one way a command fails ([`failure`]).
 
-mod bench;
-mod check;
-mod cli;
-mod count;
-mod find;
-mod longrun;
-mod machine;
-mod merge;
-#[cfg(feature = "mpi")]
-mod mpi_run;
+mod args;
+mod commands;
+mod failure;
 mod output;
-mod parse;
 mod progress;
 mod render;
-mod solve;
-mod trace;
-mod trace_view;
-mod verify;
+mod report;
+mod system;
 
+use args::{Args, Command};
 use clap::{CommandFactory, FromArgMatches};
+use failure::Failure;
 use std::io::{self, Write};
 use std::process::ExitCode;
-
-/// A failure that ends the program with a message and an exit status.
-pub struct Failure {
-    message: String,
-    status: u8,
-}
-
-impl Failure {
-    /// A failed check (a count that differs, a self-test that fails): exit status 1.
-    pub fn failed(message: impl Into<String>) -> Failure {
-        Failure {
-            message: message.into(),
-            status: 1,
-        }
-    }
-
-    /// Stopped by a signal: the shell's status for it (130 for SIGINT, 143 for SIGTERM).
-    pub fn interrupted(message: impl Into<String>, status: u8) -> Failure {
-        Failure {
-            message: message.into(),
-            status,
-        }
-    }
-
-    /// A usage error: bad input, exit status 2.
-    pub fn usage(message: impl Into<String>) -> Failure {
-        Failure {
-            message: message.into(),
-            status: 2,
-        }
-    }
-}
-
-impl From<io::Error> for Failure {
-    fn from(err: io::Error) -> Failure {
-        Failure {
-            message: format!("write failed: {err}"),
-            status: 1,
-        }
-    }
-}
+use system::print_bytes;
 
 /// Runs the command line and returns the exit status.
 pub fn run() -> ExitCode {
     // `--version` also names the kernels this CPU would use.
-    let kernels: Vec<&str> = nqueens::cpu::Kernel::available()
+    let kernels: Vec<&str> = nqueens::cpu::KernelLevel::available()
         .iter()
         .rev()
         .map(|k| k.name())
@@ -81,25 +36,25 @@ pub fn run() -> ExitCode {
         )
         .into_boxed_str(),
     );
-    let matches = match cli::Args::command().version(version).try_get_matches() {
+    let matches = match Args::command().version(version).try_get_matches() {
         Ok(matches) => matches,
         Err(err) => return refuse_arguments(err),
     };
-    let args = match cli::Args::from_arg_matches(&matches) {
+    let args = match Args::from_arg_matches(&matches) {
         Ok(args) => args,
         Err(err) => return refuse_arguments(err),
     };
     let outcome = match args.command {
-        cli::Command::Count(ref a) => count::run(a),
-        cli::Command::Verify(ref a) => verify::run(a),
-        cli::Command::Bench(ref a) => bench::run(a),
-        cli::Command::Solve(ref a) => solve::run(a),
-        cli::Command::Find(ref a) => find::run(a),
-        cli::Command::Check(ref a) => check::run(a),
-        cli::Command::Trace(ref a) => trace::run(a),
-        cli::Command::Merge(ref a) => merge::run(a),
-        cli::Command::Completions(ref a) => completions(a.shell, version),
-        cli::Command::Man => manual(),
+        Command::Count(ref a) => commands::count::run(a),
+        Command::Verify(ref a) => commands::verify::run(a),
+        Command::Bench(ref a) => commands::bench::run(a),
+        Command::Solve(ref a) => commands::solve::run(a),
+        Command::Find(ref a) => commands::find::run(a),
+        Command::Check(ref a) => commands::check::run(a),
+        Command::Trace(ref a) => commands::trace::run(a),
+        Command::Merge(ref a) => commands::merge::run(a),
+        Command::Completions(ref a) => completions(a.shell, version),
+        Command::Man => manual(),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
@@ -112,7 +67,7 @@ pub fn run() -> ExitCode {
 
 /// Writes the completion script for `shell` to stdout.
 fn completions(shell: clap_complete::Shell, version: &'static str) -> Result<(), Failure> {
-    let mut command = cli::Args::command().version(version);
+    let mut command = Args::command().version(version);
     let mut script = Vec::new();
     clap_complete::generate(shell, &mut command, "nqueens", &mut script);
     print_bytes(&script)
@@ -121,16 +76,8 @@ fn completions(shell: clap_complete::Shell, version: &'static str) -> Result<(),
 /// Writes the manual page (roff) to stdout.
 fn manual() -> Result<(), Failure> {
     let mut page = Vec::new();
-    clap_mangen::Man::new(cli::Args::command()).render(&mut page)?;
+    clap_mangen::Man::new(Args::command()).render(&mut page)?;
     print_bytes(&page)
-}
-
-fn print_bytes(bytes: &[u8]) -> Result<(), Failure> {
-    let mut out = io::stdout().lock();
-    match out.write_all(bytes).and_then(|()| out.flush()) {
-        Err(err) if err.kind() == io::ErrorKind::BrokenPipe => std::process::exit(0),
-        other => Ok(other?),
-    }
 }
 
 /// Ends the program on arguments clap could not take. A value our parsers refused is
@@ -154,13 +101,4 @@ fn refuse_arguments(err: clap::Error) -> ExitCode {
     };
     let _ = writeln!(io::stderr(), "nqueens: {message}");
     ExitCode::from(2)
-}
-
-/// Writes a line to stdout; a reader that closed the pipe early ends the program quietly,
-/// as `head` expects.
-pub fn print_line(out: &mut impl Write, line: &str) -> Result<(), Failure> {
-    match writeln!(out, "{line}").and_then(|()| out.flush()) {
-        Err(err) if err.kind() == io::ErrorKind::BrokenPipe => std::process::exit(0),
-        other => Ok(other?),
-    }
 }

@@ -6,7 +6,8 @@
 //! interrupted write leaves the old file or none, never half of one, and removes its
 //! temporary file.
 
-use super::Failure;
+use super::failure::Failure;
+use super::system::quiet_on_broken_pipe;
 use std::fs;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -161,13 +162,6 @@ fn write_failure(path: &Path, e: &io::Error) -> Failure {
         "cannot write {}: {e}; nothing was written there",
         path.display()
     ))
-}
-
-fn quiet_on_broken_pipe(result: io::Result<()>) -> Result<(), Failure> {
-    match result {
-        Err(err) if err.kind() == io::ErrorKind::BrokenPipe => std::process::exit(0),
-        other => Ok(other?),
-    }
 }
 
 /// Removes a file if it is there (cleaning up after ourselves; a failure only leaves it).

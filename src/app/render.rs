@@ -1,6 +1,6 @@
 //! Drawing placements: a list of columns, text boards, Unicode boards, JSON Lines, SVG.
 
-use super::Failure;
+use super::failure::Failure;
 use super::output::Output;
 use clap::ValueEnum;
 use serde::Serialize;

@@ -1,7 +1,7 @@
 //! Rung 4: recursive backtracking over an array of queen positions; each new queen is
 //! checked against every earlier one.
 
-use super::RungCount;
+use super::rung_count::RungCount;
 
 pub fn count(n: usize) -> RungCount {
     let mut cols = Vec::with_capacity(n);

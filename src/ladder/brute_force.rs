@@ -1,6 +1,6 @@
 //! Rung 1: all N^N boards with one queen per column, stepped through like an odometer.
 
-use super::{RungCount, diagonals_free};
+use super::rung_count::{RungCount, diagonals_free};
 
 pub fn count(n: usize) -> RungCount {
     // `cols[row]`: each row's queen column; the odometer turns the last row fastest.

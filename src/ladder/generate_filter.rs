@@ -1,7 +1,7 @@
 //! Rung 3: generate and filter, one column at a time (SICP exercise 2.42): the list of all
 //! safe placements of k queens is built in full before any is extended to k + 1.
 
-use super::RungCount;
+use super::rung_count::RungCount;
 
 pub fn count(n: usize) -> RungCount {
     let mut boards: Vec<Vec<usize>> = vec![Vec::new()];

@@ -2,7 +2,7 @@
 //! team's baseline): the first queen in the left half only, doubled, plus the middle
 //! column for odd N with the second queen in the left half.
 
-use super::RungCount;
+use super::rung_count::RungCount;
 
 pub fn count(n: usize) -> RungCount {
     let all = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };

@@ -9,15 +9,9 @@ mod brute_force;
 mod generate_filter;
 mod mirror_bitmask;
 mod permutations;
+pub mod rung_count;
 
-/// The result of one rung: solutions and the work done to find them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RungCount {
-    /// Solutions found.
-    pub solutions: u128,
-    /// Steps taken, in the rung's unit.
-    pub steps: u128,
-}
+pub use rung_count::RungCount;
 
 /// One way of counting, from the slowest to the engine's predecessor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,7 +65,7 @@ impl Rung {
 
     /// Counts the solutions of the `n` x `n` board this rung's way (single-threaded).
     pub fn count(self, n: usize) -> RungCount {
-        assert!((1..=crate::MAX_N).contains(&n));
+        assert!((1..=crate::methods::backtrack::row_plan::MAX_N).contains(&n));
         match self {
             Rung::BruteForce => brute_force::count(n),
             Rung::Permutations => permutations::count(n),
@@ -80,12 +74,6 @@ impl Rung {
             Rung::MirrorBitmask => mirror_bitmask::count(n),
         }
     }
-}
-
-/// True when no two of the queens `cols[row]` share a diagonal (rows are distinct by
-/// construction and columns are checked by the callers that need it).
-fn diagonals_free(cols: &[usize]) -> bool {
-    (0..cols.len()).all(|a| (0..a).all(|b| cols[a].abs_diff(cols[b]) != a - b))
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! Rung 2: every permutation of the columns (Heap's algorithm), diagonals checked.
 
-use super::{RungCount, diagonals_free};
+use super::rung_count::{RungCount, diagonals_free};
 
 pub fn count(n: usize) -> RungCount {
     let mut cols: Vec<usize> = (0..n).collect();

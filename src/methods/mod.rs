@@ -1,17 +1,20 @@
-//! The counting methods behind [`crate::count`], side by side, each with its own kernel,
+//! The counting methods behind [`crate::engine`], side by side, each with its own kernel,
 //! and the choice between them.
 //!
-//! Both split a count into sub-problems with stable ids and weights, so the engine, the
-//! progress bar, checkpoints, shards and MPI treat them alike:
+//! Both split a count into sub-problems with stable ids and weights, and both offer a
+//! worker loop ([`crate::schedule::Solver`]), so the scheduler, the progress bar,
+//! checkpoints, shards and MPI treat them alike:
 //! - [`backtrack`]: canonical border keys ([`backtrack::border`]) split into searches
 //!   ([`backtrack::split`]), each searched to the bottom ([`backtrack::kernel`]);
-//! - [`halves`]: canonical row sets, each counted by joining precomputed quadrant
-//!   placements (its pair counter in [`halves::pairs`]).
+//! - [`halves`]: canonical row sets ([`halves::join`]), each counted by joining
+//!   precomputed quadrant placements (its pair counter in [`halves::pairs`]).
 
 pub mod backtrack;
 pub mod halves;
 
+use crate::schedule::Solver;
 use backtrack::split::Split;
+use halves::join::Join;
 use std::fmt;
 
 /// A counting method.
@@ -24,7 +27,7 @@ pub enum Method {
 }
 
 impl Method {
-    /// The name used on the command line and in JSON.
+    /// The method's name (in JSON and the files of long runs).
     pub fn name(self) -> &'static str {
         match self {
             Method::Backtrack => "backtrack",
@@ -49,14 +52,14 @@ impl fmt::Display for Method {
 /// Which method a count should use.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum MethodChoice {
-    /// The faster one for the board: [`auto_method`].
+    /// The faster one for the board, memory allowing: [`auto_method`].
     #[default]
     Auto,
-    /// This one (the join hands boards below [`halves::MIN_N`] to backtracking).
+    /// This one (the join hands boards below [`halves::join::MIN_N`] to backtracking).
     Only(Method),
 }
 
-/// From this board size up, `auto` counts by halves (when its table fits in memory).
+/// From this board size up, `auto` counts by halves (when its table fits the budget).
 ///
 /// Measured on the team's 2-core Xeon with AVX-512 (`verify 4..14 --cross-check`, 2
 /// threads; `scripts/bench-vs-anchors.sh`, 1 thread, medians): backtracking vs halves at
@@ -65,9 +68,13 @@ pub enum MethodChoice {
 /// two, and backtracking needs no table.
 pub const HALVES_FROM: usize = 10;
 
-/// The method `auto` picks for `n` (before checking memory).
-pub fn auto_method(n: usize) -> Method {
-    if n >= HALVES_FROM {
+/// The method `auto` picks for `n` with a memory budget of `budget` bytes (`None`: no
+/// limit): the join from [`HALVES_FROM`] when it takes the board and its table fits, else
+/// backtracking. A pure function of its arguments, so every run given the same budget
+/// picks the same method.
+pub fn auto_method(n: usize, budget: Option<u64>) -> Method {
+    let fits = budget.is_none_or(|budget| Join::table_bytes(n) <= budget);
+    if n >= HALVES_FROM && Join::takes(n) && fits {
         Method::Halves
     } else {
         Method::Backtrack
@@ -79,7 +86,7 @@ pub enum Plan {
     /// Border keys and their prefixes.
     Backtrack(Split),
     /// Row sets.
-    Halves(halves::Plan),
+    Halves(Join),
 }
 
 impl Plan {
@@ -87,7 +94,7 @@ impl Plan {
     pub fn n(&self) -> usize {
         match self {
             Plan::Backtrack(split) => split.n,
-            Plan::Halves(plan) => plan.n,
+            Plan::Halves(join) => join.n,
         }
     }
 
@@ -111,7 +118,7 @@ impl Plan {
     pub fn len(&self) -> usize {
         match self {
             Plan::Backtrack(split) => split.subproblems.len(),
-            Plan::Halves(plan) => plan.len(),
+            Plan::Halves(join) => join.len(),
         }
     }
 
@@ -124,20 +131,15 @@ impl Plan {
     pub fn weight(&self, id: usize) -> u32 {
         match self {
             Plan::Backtrack(split) => split.weight(id),
-            Plan::Halves(plan) => plan.weight(id),
+            Plan::Halves(join) => join.weight(id),
         }
     }
 
     /// A rough relative cost of sub-problem `id`, to balance shards.
     pub fn estimated_cost(&self, id: usize) -> f64 {
         match self {
-            Plan::Backtrack(split) => {
-                let sub = &split.subproblems[id];
-                split.keys[sub.key_index as usize]
-                    .plan
-                    .estimated_cost(&sub.frame)
-            }
-            Plan::Halves(plan) => plan.estimated_cost(id),
+            Plan::Backtrack(split) => split.estimated_cost(id),
+            Plan::Halves(join) => join.estimated_cost(id),
         }
     }
 
@@ -149,14 +151,11 @@ impl Plan {
         }
     }
 
-    /// Bytes the plan holds for the whole count (the join's shared table; backtracking's
-    /// sub-problem list).
-    pub fn heap_bytes(&self) -> u64 {
+    /// The method's worker loop, for the scheduler.
+    pub fn solver(&self) -> &dyn Solver {
         match self {
-            Plan::Backtrack(split) => {
-                (split.subproblems.len() * std::mem::size_of::<crate::split::SubProblem>()) as u64
-            }
-            Plan::Halves(plan) => plan.heap_bytes(),
+            Plan::Backtrack(split) => split,
+            Plan::Halves(join) => join,
         }
     }
 }

@@ -1,34 +1,29 @@
-//! A naive oracle, independent of the engine: plain backtracking that lists every solution,
-//! and orbits found by applying the eight symmetries with their textbook formulas.
+//! What the test binaries share: the command under test, and the naive oracle (the
+//! library's [`nqueens::oracle`], independent of the engine) with orbits found by applying
+//! the eight symmetries with their textbook formulas.
 //!
 //! Each test binary uses only part of it.
 #![allow(dead_code)]
 
+use assert_cmd::Command;
+pub use nqueens::oracle::all_solutions;
 use std::collections::BTreeSet;
 
-/// Every solution of the n x n board as `cols[row]`, by plain backtracking.
-pub fn all_solutions(n: usize) -> Vec<Vec<usize>> {
-    fn extend(n: usize, cols: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
-        let row = cols.len();
-        if row == n {
-            out.push(cols.clone());
-            return;
-        }
-        for col in 0..n {
-            let safe = cols
-                .iter()
-                .enumerate()
-                .all(|(r, &c)| c != col && c.abs_diff(col) != row - r);
-            if safe {
-                cols.push(col);
-                extend(n, cols, out);
-                cols.pop();
-            }
-        }
-    }
-    let mut out = Vec::new();
-    extend(n, &mut Vec::new(), &mut out);
-    out
+/// The `nqueens` binary, ready to be given arguments.
+pub fn nqueens() -> Command {
+    Command::cargo_bin("nqueens").expect("binary built")
+}
+
+/// The most threads the command line accepts on this machine: 128 per CPU, at most 1,024.
+pub fn max_threads() -> usize {
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    (128 * cpus).min(1024)
+}
+
+/// Says on stderr that a test did not run its check here, and why: a skipped check is
+/// never silent. (`cargo test` shows it with `--nocapture`, and always on failure.)
+pub fn skipped(test: &str, why: &str) {
+    eprintln!("SKIPPED {test}: {why}");
 }
 
 /// A symmetry as a map of `(n, row, col)` to the image square.

@@ -1,6 +1,6 @@
 //! Splitting a count into many independent sub-problems with stable ids.
 //!
-//! A sub-problem is one canonical border key (see [`crate::border`]) with the first
+//! A sub-problem is one canonical border key (see [`super::border`]) with the first
 //! `depth` free rows of its search already filled in. They are listed in a fixed order:
 //! keys in increasing order, then the prefixes in search order (lowest column first). A
 //! sub-problem's id is its index in that list, a pure function of `n` and `depth`, so
@@ -9,8 +9,22 @@
 //! Filling the prefixes uses the kernel's own acceptance rule and counts its nodes once, so
 //! the totals, and even the node counts, are the same at every depth.
 
-use crate::border::{BorderKey, canonical_keys};
-use crate::kernel::{Frame, RowPlan, Tally};
+use super::border::{BorderKey, canonical_keys};
+use super::kernel::{count_completions, count_stream};
+use super::row_plan::{Frame, RowPlan};
+use crate::cpu::KernelLevel;
+use crate::schedule::Solver;
+use crate::tally::Tally;
+
+/// Largest split depth accepted: deeper prefixes only multiply the bookkeeping.
+pub const MAX_SPLIT_DEPTH: usize = 4;
+
+/// The split depth used when none is given: a function of `n` alone, so sub-problem ids
+/// do not depend on the machine. One row beyond the border keys gives roughly ten times
+/// as many pieces as keys, plenty for dynamic balance while costing a few MB at most.
+pub fn default_split_depth(n: usize) -> usize {
+    if n < 10 { 0 } else { 1 }
+}
 
 /// A canonical key ready to search: its weight and its row plan.
 #[derive(Clone, Debug)]
@@ -82,7 +96,7 @@ impl Split {
     /// Searches sub-problem `id`: its completions (not yet weighted) and nodes.
     pub fn solve(&self, id: usize) -> Tally {
         let (plan, start) = self.search(id);
-        plan.count_from(&start)
+        count_completions(plan, &start)
     }
 
     /// What sub-problem `id` searches: its key's plan and the frame after its prefix.
@@ -94,6 +108,39 @@ impl Split {
     /// The weight of sub-problem `id`: the orbit size of its key.
     pub fn weight(&self, id: usize) -> u32 {
         self.keys[self.subproblems[id].key_index as usize].weight
+    }
+
+    /// A rough relative cost of sub-problem `id`, to balance shards.
+    pub fn estimated_cost(&self, id: usize) -> f64 {
+        let (plan, start) = self.search(id);
+        plan.estimated_cost(&start)
+    }
+
+    /// Bytes the sub-problem list holds.
+    pub fn heap_bytes(&self) -> u64 {
+        (self.subproblems.len() * std::mem::size_of::<SubProblem>()
+            + self.keys.len() * std::mem::size_of::<KeySearch>()) as u64
+    }
+}
+
+/// A worker runs one stream of searches and asks for the next id whenever one of them
+/// ends, so that it keeps several searches interleaved (see [`count_stream`]).
+impl Solver for Split {
+    fn solve_all(
+        &self,
+        kernel: KernelLevel,
+        next: &mut dyn FnMut() -> Option<usize>,
+        done: &mut dyn FnMut(usize, Tally),
+    ) {
+        count_stream(
+            kernel,
+            || {
+                let id = next()?;
+                let (plan, start) = self.search(id);
+                Some((id, plan, start))
+            },
+            done,
+        );
     }
 }
 

@@ -10,9 +10,9 @@
 //!
 //! The kernels give the same counts: a portable one over `[u64; 8]` (also built for AVX2
 //! with POPCNT), and an AVX-512 one (VPOPCNTQ), chosen at run time
-//! ([`crate::cpu::Kernel`]).
+//! ([`crate::cpu::KernelLevel`]).
 
-pub use crate::cpu::Kernel;
+use crate::cpu::KernelLevel;
 
 /// Key bits precomputed together: each chunk of a key selects one of `2^CHUNK_BITS` masks.
 pub const CHUNK_BITS: u32 = 6;
@@ -25,7 +25,7 @@ const MIN_SLICED: usize = 48;
 /// 512 bits, one per pattern of a block.
 #[derive(Clone, Copy)]
 #[repr(C, align(64))]
-pub struct Lanes(pub [u64; 8]);
+pub struct Bits512(pub [u64; 8]);
 
 /// Patterns prepared for counting; reusable (its buffers are kept between loads).
 ///
@@ -34,7 +34,7 @@ pub struct Lanes(pub [u64; 8]);
 /// never looked at. Cut bits should be ones that many keys of both sides hold. Each
 /// bucket should still fill a few blocks, so the number of cuts grows with the patterns.
 pub struct PairCounter {
-    kernel: Kernel,
+    kernel: KernelLevel,
     chunks: usize,
     /// The candidate cut bits, best first.
     cut_bits: Vec<u32>,
@@ -46,7 +46,7 @@ pub struct PairCounter {
     by_cut: Vec<Vec<u64>>,
     items_by_cut: Vec<Vec<u64>>,
     /// Scratch: per key bit, a block's patterns that lack it.
-    lacking: Vec<Lanes>,
+    lacking: Vec<Bits512>,
 }
 
 /// Patterns per bucket below which one cut bit fewer is used.
@@ -57,13 +57,13 @@ const BUCKET_MIN: usize = 1024;
 struct Bucket {
     plain: Vec<u64>,
     /// Blocks of `chunks * CHUNK_MASKS` masks each.
-    sliced: Vec<Lanes>,
+    sliced: Vec<Bits512>,
 }
 
 impl PairCounter {
     /// An empty counter for keys of `key_bits` bits, counting with `kernel`, which may
     /// sort patterns by the key bits `cut_bits` (best first, at most 8).
-    pub fn new(key_bits: u32, cut_bits: &[u32], kernel: Kernel) -> PairCounter {
+    pub fn new(key_bits: u32, cut_bits: &[u32], kernel: KernelLevel) -> PairCounter {
         assert!(
             kernel.is_available(),
             "kernel {kernel} is not available here"
@@ -79,7 +79,7 @@ impl PairCounter {
             buckets: (0..buckets).map(|_| Bucket::default()).collect(),
             by_cut: vec![Vec::new(); buckets],
             items_by_cut: vec![Vec::new(); buckets],
-            lacking: vec![Lanes([0; 8]); key_bits.max(1) as usize],
+            lacking: vec![Bits512([0; 8]); key_bits.max(1) as usize],
         }
     }
 
@@ -139,7 +139,7 @@ impl PairCounter {
 }
 
 impl Bucket {
-    fn load(&mut self, patterns: &[u64], chunks: usize, lacking: &mut [Lanes]) {
+    fn load(&mut self, patterns: &[u64], chunks: usize, lacking: &mut [Bits512]) {
         self.plain.clear();
         self.sliced.clear();
         if patterns.len() < MIN_SLICED {
@@ -151,7 +151,7 @@ impl Bucket {
         }
     }
 
-    fn push_block(&mut self, block: &[u64], chunks: usize, lacking: &mut [Lanes]) {
+    fn push_block(&mut self, block: &[u64], chunks: usize, lacking: &mut [Bits512]) {
         let key_bits = lacking.len();
         // Sixty-four patterns at a time: transposed, row `b` holds their bit `b`.
         for (word, group) in block.chunks(64).enumerate() {
@@ -167,9 +167,9 @@ impl Bucket {
                 *word = !0;
             }
         }
-        // Lanes past the block's end hold no pattern: chunk 0 (which every item reads)
+        // Bits512 past the block's end hold no pattern: chunk 0 (which every item reads)
         // leaves them out.
-        let mut present = Lanes([0; 8]);
+        let mut present = Bits512([0; 8]);
         for (i, word) in present.0.iter_mut().enumerate() {
             let filled = block.len().saturating_sub(i * 64).min(64);
             *word = if filled == 64 {
@@ -180,7 +180,11 @@ impl Bucket {
         }
         for chunk in 0..chunks {
             let base = self.sliced.len();
-            let first = if chunk == 0 { present } else { Lanes([!0; 8]) };
+            let first = if chunk == 0 {
+                present
+            } else {
+                Bits512([!0; 8])
+            };
             self.sliced.push(first);
             for value in 1..CHUNK_MASKS {
                 let low = value.trailing_zeros() as usize;
@@ -196,7 +200,7 @@ impl Bucket {
         }
     }
 
-    fn count(&self, items: &[u64], chunks: usize, kernel: Kernel) -> u64 {
+    fn count(&self, items: &[u64], chunks: usize, kernel: KernelLevel) -> u64 {
         let plain: u64 = items
             .iter()
             .map(|&item| self.plain.iter().filter(|&&p| p & item == 0).count() as u64)
@@ -207,10 +211,10 @@ impl Bucket {
         let sliced = match kernel {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: a `PairCounter` only takes an available kernel (see `new`).
-            Kernel::Avx512 => unsafe { avx512::count_sliced(&self.sliced, chunks, items) },
+            KernelLevel::Avx512 => unsafe { avx512::count_sliced(&self.sliced, chunks, items) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as above.
-            Kernel::Avx2 => unsafe { count_sliced_avx2(&self.sliced, chunks, items) },
+            KernelLevel::Avx2 => unsafe { count_sliced_avx2(&self.sliced, chunks, items) },
             _ => count_sliced_portable(&self.sliced, chunks, items),
         };
         plain + sliced
@@ -259,7 +263,7 @@ macro_rules! with_chunks {
 
 /// The mask of `masks` (one chunk's) that item `item` selects for chunk `chunk`.
 #[inline(always)]
-fn chunk_mask(masks: &[Lanes], item: u64, chunk: usize) -> &Lanes {
+fn chunk_mask(masks: &[Bits512], item: u64, chunk: usize) -> &Bits512 {
     let value = (item >> (chunk as u32 * CHUNK_BITS)) as usize & (CHUNK_MASKS - 1);
     &masks[chunk * CHUNK_MASKS..][..CHUNK_MASKS][value]
 }
@@ -267,19 +271,19 @@ fn chunk_mask(masks: &[Lanes], item: u64, chunk: usize) -> &Lanes {
 /// The portable kernel compiled for AVX2 and POPCNT.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,popcnt")]
-fn count_sliced_avx2(sliced: &[Lanes], chunks: usize, items: &[u64]) -> u64 {
+fn count_sliced_avx2(sliced: &[Bits512], chunks: usize, items: &[u64]) -> u64 {
     with_chunks!(chunks, sliced_portable(sliced, items))
 }
 
 /// The portable kernel.
-fn count_sliced_portable(sliced: &[Lanes], chunks: usize, items: &[u64]) -> u64 {
+fn count_sliced_portable(sliced: &[Bits512], chunks: usize, items: &[u64]) -> u64 {
     with_chunks!(chunks, sliced_portable(sliced, items))
 }
 
 /// The portable kernel for keys of `CHUNKS` chunks: block by block (each stays in cache),
 /// every item against it.
 #[inline(always)]
-fn sliced_portable<const CHUNKS: usize>(sliced: &[Lanes], items: &[u64]) -> u64 {
+fn sliced_portable<const CHUNKS: usize>(sliced: &[Bits512], items: &[u64]) -> u64 {
     let mut total = 0u64;
     for block in sliced.chunks_exact(CHUNKS * CHUNK_MASKS) {
         for &item in items {
@@ -297,7 +301,7 @@ fn sliced_portable<const CHUNKS: usize>(sliced: &[Lanes], items: &[u64]) -> u64 
 
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
-    use super::{CHUNK_MASKS, Lanes, chunk_mask};
+    use super::{Bits512, CHUNK_MASKS, chunk_mask};
     use std::arch::x86_64::{
         __m512i, _mm512_add_epi64, _mm512_and_si512, _mm512_load_si512, _mm512_popcnt_epi64,
         _mm512_reduce_add_epi64, _mm512_set1_epi64, _mm512_setzero_si512,
@@ -305,12 +309,12 @@ mod avx512 {
 
     /// The AVX-512 kernel: the same loop as the portable one, one register per mask.
     #[target_feature(enable = "avx512f,avx512bw,avx512vpopcntdq,popcnt,bmi1,bmi2,lzcnt")]
-    pub(super) fn count_sliced(sliced: &[Lanes], chunks: usize, items: &[u64]) -> u64 {
+    pub(super) fn count_sliced(sliced: &[Bits512], chunks: usize, items: &[u64]) -> u64 {
         with_chunks!(chunks, sliced_avx512(sliced, items))
     }
 
     #[inline(always)]
-    fn sliced_avx512<const CHUNKS: usize>(sliced: &[Lanes], items: &[u64]) -> u64 {
+    fn sliced_avx512<const CHUNKS: usize>(sliced: &[Bits512], items: &[u64]) -> u64 {
         // SAFETY (all blocks): only inlined into `count_sliced`, which has the features.
         let mut sums: __m512i = unsafe { _mm512_setzero_si512() };
         for block in sliced.chunks_exact(CHUNKS * CHUNK_MASKS) {
@@ -318,7 +322,7 @@ mod avx512 {
                 let mut acc = unsafe { _mm512_set1_epi64(-1) };
                 for chunk in 0..CHUNKS {
                     let mask = chunk_mask(block, item, chunk);
-                    // SAFETY: `Lanes` is 64 bytes, aligned to 64.
+                    // SAFETY: `Bits512` is 64 bytes, aligned to 64.
                     acc =
                         unsafe { _mm512_and_si512(acc, _mm512_load_si512(mask.0.as_ptr().cast())) };
                 }
@@ -356,7 +360,7 @@ mod tests {
     #[test]
     fn every_kernel_counts_what_a_double_loop_counts() {
         let mut rng = fastrand::Rng::with_seed(7);
-        for kernel in Kernel::available() {
+        for kernel in KernelLevel::available() {
             for (key_bits, cut_bits) in [
                 (1u32, &[][..]),
                 (5, &[2][..]),

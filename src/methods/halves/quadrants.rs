@@ -42,7 +42,11 @@ const PLACEMENTS: [u64; 13] = [
 const GROWTH_LOWER_BOUND: u64 = 9;
 
 impl QuadrantTable {
-    /// Builds the table of the `side` x `side` square (`side <= 12`).
+    /// The largest side this build tabulates (its placement count is known, and its
+    /// offsets fit `u32`).
+    pub const MAX_SIDE: u32 = PLACEMENTS.len() as u32 - 1;
+
+    /// Builds the table of the `side` x `side` square (`side <= MAX_SIDE`).
     pub fn new(side: u32) -> QuadrantTable {
         assert!(
             (side as usize) < PLACEMENTS.len(),

@@ -19,7 +19,9 @@
 //! Everything here is `#[inline(always)]` and reaches the CPU's instructions only through
 //! [`Lanes`]: each entry point, compiled with its target features, inlines all of it.
 
-use super::{Frame, Level, MAX_N, RowPlan, Tally};
+use super::scalar::count_scalar;
+use crate::methods::backtrack::row_plan::{Frame, Level, MAX_N, RowPlan, first_row};
+use crate::tally::Tally;
 use std::collections::VecDeque;
 
 /// A vector of `LANES` lanes and the operations the search needs on it. Each method is a
@@ -59,9 +61,9 @@ pub(super) trait Lanes: Copy {
     unsafe fn nor3(a: Self, b: Self, c: Self) -> Self;
     /// Lane-wise `a & !b & !c`.
     unsafe fn and_not2(a: Self, b: Self, c: Self) -> Self;
-    /// Lane-wise [`super::dead_squares`].
+    /// Lane-wise [`dead_squares`](crate::methods::backtrack::row_plan::dead_squares).
     unsafe fn dead_squares(x: Self, shift: u32) -> Self;
-    /// Lane-wise [`super::dead_squares_upto_two`].
+    /// Lane-wise [`dead_squares_upto_two`](crate::methods::backtrack::row_plan::dead_squares_upto_two).
     unsafe fn dead_squares_upto_two(x: Self, shift: u32) -> Self;
     /// Bit `j` set for each lane `j` in `lanes` that is not zero.
     unsafe fn nonzero(a: Self, lanes: u32) -> u32;
@@ -272,7 +274,7 @@ impl<'a> Job<'a> {
     /// `None` when it needs no search (fewer than three free rows left) or its open
     /// columns fit neither.
     fn new<V: Lanes, W: Lanes>(plan: &'a RowPlan, start: Frame) -> Option<(usize, Job<'a>)> {
-        let first = super::first_row(plan, &start)?;
+        let first = first_row(plan, &start)?;
         let open = plan.levels[..plan.len]
             .iter()
             .fold(0u32, |any, level| any | !level.blocked);
@@ -343,7 +345,7 @@ pub(super) unsafe fn count_stream<'a, V: Lanes, W: Lanes>(
             };
             match Job::new::<V, W>(plan, start) {
                 Some((fits, job)) => queues[fits].push_back((id, job)),
-                None => done(id, super::count_scalar(plan, &start)),
+                None => done(id, count_scalar(plan, &start)),
             }
         }
     };

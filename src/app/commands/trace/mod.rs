@@ -1,12 +1,15 @@
 //! `nqueens trace N`: watch the backtracking search, in a terminal UI or as plain text.
 
-use super::cli::TraceArgs;
-use super::trace_view::{View, render};
-use super::{Failure, print_line};
+mod view;
+
+use crate::app::args::TraceArgs;
+use crate::app::failure::Failure;
+use crate::app::system::print_line;
 use nqueens::stepper::{Action, Stepper};
 use ratatui::crossterm::event::{self, Event, KeyCode, KeyEventKind, KeyModifiers};
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
+use view::{View, render};
 
 const MAX_SPEED: f64 = 1_000_000.0;
 const MIN_SPEED: f64 = 0.5;

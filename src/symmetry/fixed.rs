@@ -1,7 +1,7 @@
 //! Counting the solutions that a group of symmetries leaves unchanged.
 //!
 //! The unique count and the orbit split follow from these by Burnside's lemma (see
-//! [`crate::engine`]): the solutions fixed by a 90-degree turn, by a 180-degree turn, and
+//! [`super::orbits`]): the solutions fixed by a 90-degree turn, by a 180-degree turn, and
 //! by the whole group. A fixed solution is determined by the queens in the rows filled
 //! first: placing a queen places its whole orbit under the group, so these searches are
 //! tiny next to the main count.
@@ -9,9 +9,11 @@
 //! Rows fill in increasing order, but an orbit can fill later rows out of order, so the
 //! masks here are plain sets (rows, columns, both diagonal indices), not shifting masks.
 
-use crate::kernel::{MAX_N, Tally};
-use crate::symmetry::Symmetry;
-use crate::workers::{Cursor, on_threads};
+use super::group::Symmetry;
+use crate::cpu::KernelLevel;
+use crate::methods::backtrack::row_plan::MAX_N;
+use crate::schedule::Solver;
+use crate::tally::Tally;
 
 #[derive(Clone, Copy)]
 struct Taken {
@@ -94,32 +96,84 @@ fn search(n: usize, taken: Taken, generators: &[Symmetry]) -> Tally {
     tally
 }
 
+/// The groups whose fixed solutions Burnside's lemma needs here: the 90-degree turn, the
+/// 180-degree turn, and the whole group (every reflection fixes none beyond N = 1).
+pub const GROUPS: [&[Symmetry]; 3] = [
+    &[Symmetry::ROT90],
+    &[Symmetry::ROT180],
+    &[Symmetry::ROT90, Symmetry::TRANSPOSE],
+];
+
+/// The searches for the solutions each of [`GROUPS`] fixes, split by the first row's
+/// queen: sub-problem `id` is group `id / n` with the first queen in column `id % n`.
+pub struct FixedSearches {
+    n: usize,
+}
+
+impl FixedSearches {
+    /// The searches of the `n` x `n` board.
+    pub fn new(n: usize) -> FixedSearches {
+        assert!((1..=MAX_N).contains(&n));
+        FixedSearches { n }
+    }
+
+    /// How many sub-problems.
+    pub fn len(&self) -> usize {
+        GROUPS.len() * self.n
+    }
+
+    /// Whether there are none (never).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The index in [`GROUPS`] of sub-problem `id`'s group.
+    pub fn group_of(&self, id: usize) -> usize {
+        id / self.n
+    }
+
+    /// The solutions of sub-problem `id`, and the queens its search placed.
+    pub fn solve(&self, id: usize) -> Tally {
+        from_first_queen(self.n, GROUPS[id / self.n], id % self.n)
+    }
+}
+
+impl Solver for FixedSearches {
+    fn solve_all(
+        &self,
+        _: KernelLevel,
+        next: &mut dyn FnMut() -> Option<usize>,
+        done: &mut dyn FnMut(usize, Tally),
+    ) {
+        while let Some(id) = next() {
+            done(id, self.solve(id));
+        }
+    }
+}
+
 /// Counts the solutions of the `n` x `n` board fixed by every symmetry in `generators`,
-/// and the queens the search placed. Spreads the first row's squares over `threads`
-/// threads (at most one per square).
-pub fn count_fixed(n: usize, generators: &[Symmetry], threads: usize) -> Tally {
+/// and the queens the search placed, on the calling thread.
+pub fn count_fixed(n: usize, generators: &[Symmetry]) -> Tally {
     assert!((1..=MAX_N).contains(&n));
+    (0..n).map(|col| from_first_queen(n, generators, col)).sum()
+}
+
+/// The fixed solutions whose first row's queen stands in column `col`.
+fn from_first_queen(n: usize, generators: &[Symmetry], col: usize) -> Tally {
     let empty = Taken {
         rows: 0,
         cols: 0,
         sums: 0,
         diffs: 0,
     };
-    let cursor = Cursor::new(n);
-    let per_thread = on_threads(threads.clamp(1, n), |_| {
-        let mut tally = Tally::default();
-        while let Some(col) = cursor.next() {
-            if let Some((next, placed)) = place_orbit(n, empty, (0, col), generators) {
-                tally += search(n, next, generators);
-                tally.nodes += placed;
-            }
+    match place_orbit(n, empty, (0, col), generators) {
+        Some((next, placed)) => {
+            let mut tally = search(n, next, generators);
+            tally.nodes += placed;
+            tally
         }
-        tally
-    });
-    per_thread.into_iter().fold(Tally::default(), |mut sum, t| {
-        sum += t;
-        sum
-    })
+        None => Tally::default(),
+    }
 }
 
 #[cfg(test)]
@@ -139,12 +193,12 @@ mod tests {
         ];
         for (n, c4, c2) in split {
             assert_eq!(
-                count_fixed(n, &[Symmetry::ROT180], 2).solutions,
+                count_fixed(n, &[Symmetry::ROT180]).solutions,
                 4 * c4 + 2 * c2,
                 "n = {n}"
             );
             assert_eq!(
-                count_fixed(n, &[Symmetry::ROT90], 2).solutions,
+                count_fixed(n, &[Symmetry::ROT90]).solutions,
                 2 * c2,
                 "n = {n}"
             );
@@ -155,9 +209,23 @@ mod tests {
     fn reflections_fix_no_solution_beyond_one_square() {
         for n in 2..=12 {
             for g in [Symmetry::TRANSPOSE, Symmetry::MIRROR_COLUMNS] {
-                assert_eq!(count_fixed(n, &[g], 2).solutions, 0);
+                assert_eq!(count_fixed(n, &[g]).solutions, 0);
             }
         }
-        assert_eq!(count_fixed(1, &Symmetry::ALL, 2).solutions, 1);
+        assert_eq!(count_fixed(1, &Symmetry::ALL).solutions, 1);
+    }
+
+    #[test]
+    fn the_split_searches_add_up_to_the_whole() {
+        for n in 1..=10 {
+            let searches = FixedSearches::new(n);
+            for (g, generators) in GROUPS.iter().enumerate() {
+                let split: Tally = (0..searches.len())
+                    .filter(|&id| searches.group_of(id) == g)
+                    .map(|id| searches.solve(id))
+                    .sum();
+                assert_eq!(split, count_fixed(n, generators), "n = {n}, group {g}");
+            }
+        }
     }
 }

@@ -2,68 +2,26 @@
 //! shard, over MPI): check the request and claim every file it will write, prepare the
 //! split, run the sub-problems with the sinks attached (progress, checkpoint), report.
 
-use super::cli::CountArgs;
-use super::longrun::{
-    self, CheckpointLock, Checkpointer, Layout, Saved, Shard, load_checkpoint, shard_result,
-};
-use super::output::{check_writable, write_atomically};
-use super::progress::Bar;
-use super::{Failure, print_line};
-use nqueens::kernel::Tally;
+mod longrun;
+#[cfg(feature = "mpi")]
+mod mpi_ranks;
+mod signals;
+
+use crate::app::args::CountArgs;
+use crate::app::args::engine::{EngineFlags, worded};
+use crate::app::failure::Failure;
+use crate::app::output::{check_writable, write_atomically};
+use crate::app::progress::Bar;
+use crate::app::report::{Seconds, print_count, print_header};
+use crate::app::system::print_line;
+use longrun::{CheckpointLock, Checkpointer, Layout, Saved, Shard, load_checkpoint, shard_result};
 use nqueens::records::Checksummed;
-use nqueens::{Count, Engine, Options, Plan, Progress, Work};
-use serde::Serialize;
+use nqueens::{Engine, Plan, Progress, Tally, Work};
+use signals::Stop;
 use std::collections::BTreeMap;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::Instant;
-
-/// One result as printed by `--json`.
-#[derive(Serialize)]
-pub struct JsonCount {
-    n: usize,
-    total: u128,
-    unique: u128,
-    orbits: JsonOrbits,
-    nodes: u128,
-    /// Seconds of this run.
-    seconds: f64,
-    /// Seconds of the whole count, over every run that resumed it.
-    total_seconds: f64,
-    threads: usize,
-    subproblems: u64,
-    split_depth: usize,
-    method: &'static str,
-    kernel: &'static str,
-    /// The process's peak resident memory so far, in bytes (Linux; absent elsewhere).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    peak_memory_bytes: Option<u64>,
-}
-
-#[derive(Serialize)]
-struct JsonOrbits {
-    c8: u128,
-    c4: u128,
-    c2: u128,
-    c1: u128,
-}
-
-/// Time spent on a count: in this run, and over every run that resumed it.
-#[derive(Clone, Copy)]
-pub struct Seconds {
-    pub run: f64,
-    pub total: f64,
-}
-
-impl Seconds {
-    /// A count done in one run.
-    pub fn once(seconds: f64) -> Seconds {
-        Seconds {
-            run: seconds,
-            total: seconds,
-        }
-    }
-}
 
 pub fn run(args: &CountArgs) -> Result<(), Failure> {
     let shard = args
@@ -82,13 +40,20 @@ pub fn run(args: &CountArgs) -> Result<(), Failure> {
             "--shard needs --output FILE for the shard's result",
         ));
     }
-    let options = Options {
+    let flags = EngineFlags {
         threads: args.threads,
         split_depth: args.split_depth,
-        method: args.method.choice(),
-        kernel: args.kernel.choice(),
+        method: args.method,
+        kernel: args.kernel,
     };
-    let engine = Engine::new(&options).map_err(|e| Failure::usage(e.to_string()))?;
+    // The parts of one count (checkpointed runs, shards, MPI ranks) must agree on the
+    // method wherever they run: their `auto` does not depend on this machine's memory.
+    let options = if long {
+        flags.options_for_part(args.range.first)?
+    } else {
+        flags.options()?
+    };
+    let engine = Engine::new(&options).map_err(worded)?;
     // Every file the run will write is checked, and the checkpoint claimed, before any
     // work: a run must not finish hours of work and then find it cannot save it.
     if let Some(output) = &args.output {
@@ -104,9 +69,7 @@ pub fn run(args: &CountArgs) -> Result<(), Failure> {
     let stop = Stop::on_signals()?;
     let mut out = std::io::stdout().lock();
     for (i, n) in args.range.sizes().enumerate() {
-        let plan = engine
-            .prepare(n)
-            .map_err(|e| Failure::usage(e.to_string()))?;
+        let plan = engine.prepare(n).map_err(worded)?;
         let covered = longrun::covered(&plan, shard)?;
         let layout = Layout::of(&plan, shard);
         let saved = match &args.checkpoint {
@@ -157,39 +120,6 @@ pub fn run(args: &CountArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Ctrl-C and SIGTERM set `stop`: the run ends between sub-problems, saving its checkpoint.
-struct Stop {
-    stop: Arc<AtomicBool>,
-    term: Arc<AtomicBool>,
-}
-
-impl Stop {
-    fn on_signals() -> Result<Stop, Failure> {
-        let stop = Stop {
-            stop: Arc::new(AtomicBool::new(false)),
-            term: Arc::new(AtomicBool::new(false)),
-        };
-        for (signal, flag) in [
-            (signal_hook::consts::SIGINT, &stop.stop),
-            (signal_hook::consts::SIGTERM, &stop.stop),
-            (signal_hook::consts::SIGTERM, &stop.term),
-        ] {
-            signal_hook::flag::register(signal, Arc::clone(flag))
-                .map_err(|e| Failure::usage(format!("cannot handle signals: {e}")))?;
-        }
-        Ok(stop)
-    }
-
-    /// The shell's status for the signal that stopped the run.
-    fn status(&self) -> u8 {
-        if self.term.load(Ordering::Relaxed) {
-            143
-        } else {
-            130
-        }
-    }
-}
-
 /// What a run of the sub-problems left: every finished one (with those of earlier runs),
 /// its time, and why the last checkpoint could not be written, if it could not.
 struct Ran {
@@ -220,8 +150,8 @@ fn run_here(
     let sink = Sink {
         bar: Bar::new(format!("N = {}", plan.n()), args.quiet),
         already: saved.done.len() as u64,
-        fresh: Mutex::new(Vec::new()),
     };
+    let fresh = Mutex::new(Vec::new());
     let checkpointer = args.checkpoint.as_deref().map(|path| Checkpointer {
         path,
         layout,
@@ -232,14 +162,18 @@ fn run_here(
     let finished = AtomicBool::new(false);
     let results = std::thread::scope(|scope| {
         if let Some(writer) = &checkpointer {
-            let (saved, sink, finished) = (&saved, &sink, &finished);
-            scope.spawn(move || writer.keep_writing(&saved.done, &sink.fresh, finished, &sink.bar));
+            let (saved, sink, finished, fresh) = (&saved, &sink, &finished, &fresh);
+            scope.spawn(move || writer.keep_writing(&saved.done, fresh, finished, &sink.bar));
         }
         let skip = |id: usize| saved.done.contains_key(&id);
+        let record = |id: usize, tally: Tally| {
+            fresh.lock().expect("no panics hold it").push((id, tally));
+        };
         let work = Work {
             only: Some(covered),
             skip: Some(&skip),
             stop: Some(&stop.stop),
+            finished: Some(&record),
         };
         let results = engine.run(plan, &work, &sink);
         finished.store(true, Ordering::Relaxed);
@@ -268,7 +202,7 @@ fn run_here(
 #[cfg(feature = "mpi")]
 fn run_on_mpi(engine: &Engine, plan: &Plan) -> Result<Option<Ran>, Failure> {
     let started = Instant::now();
-    Ok(super::mpi_run::distribute(engine, plan)?.map(|done| Ran {
+    Ok(mpi_ranks::distribute(engine, plan)?.map(|done| Ran {
         done,
         seconds: Seconds::once(started.elapsed().as_secs_f64()),
         checkpoint_failure: None,
@@ -343,12 +277,10 @@ fn report_shard(
     }
 }
 
-/// Progress for a run: the bar (starting from the work already saved) and the finished
-/// sub-problems, for the checkpoint writer.
+/// Progress for a run: the bar, starting from the work already saved.
 struct Sink {
     bar: Bar,
     already: u64,
-    fresh: Mutex<Vec<(usize, Tally)>>,
 }
 
 impl Progress for Sink {
@@ -359,89 +291,5 @@ impl Progress for Sink {
 
     fn advance(&self, done: u64) {
         self.bar.advance(done);
-    }
-
-    fn finished(&self, id: usize, tally: Tally) {
-        self.fresh
-            .lock()
-            .expect("no panics hold it")
-            .push((id, tally));
-    }
-}
-
-/// The table's header line.
-pub fn print_header(out: &mut impl std::io::Write) -> Result<(), Failure> {
-    print_line(
-        out,
-        &format!(
-            "{:>3} {:>20} {:>20} {:>11}",
-            "N", "total", "unique", "seconds"
-        ),
-    )
-}
-
-/// One count as a table row or a JSON line.
-pub fn print_count(
-    out: &mut impl std::io::Write,
-    count: &Count,
-    seconds: Seconds,
-    json: bool,
-) -> Result<(), Failure> {
-    let line = if json {
-        serde_json::to_string(&JsonCount::new(count, seconds)).expect("plain data serializes")
-    } else {
-        format!(
-            "{:>3} {:>20} {:>20} {:>11.3}",
-            count.n, count.total, count.unique, seconds.run
-        )
-    };
-    print_line(out, &line)
-}
-
-/// Counts one board size with a progress bar, and times it.
-pub fn timed_count(n: usize, options: &Options, quiet: bool) -> Result<(Count, f64), Failure> {
-    let bar = Bar::new(format!("N = {n}"), quiet);
-    let started = Instant::now();
-    let count = nqueens::count(n, options, &bar).map_err(|e| Failure::usage(e.to_string()))?;
-    let seconds = started.elapsed().as_secs_f64();
-    bar.finish();
-    Ok((count, seconds))
-}
-
-/// The process's peak resident set (`VmHWM`), where Linux tells it.
-pub fn peak_memory() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
-}
-
-/// Seconds for JSON: rounded to the microsecond.
-pub fn json_seconds(seconds: f64) -> f64 {
-    (seconds * 1e6).round() / 1e6
-}
-
-impl JsonCount {
-    pub fn new(count: &Count, seconds: Seconds) -> JsonCount {
-        JsonCount {
-            n: count.n,
-            total: count.total,
-            unique: count.unique,
-            orbits: JsonOrbits {
-                c8: count.orbits.c8,
-                c4: count.orbits.c4,
-                c2: count.orbits.c2,
-                c1: count.orbits.c1,
-            },
-            nodes: count.nodes,
-            seconds: json_seconds(seconds.run),
-            total_seconds: json_seconds(seconds.total),
-            threads: count.threads,
-            subproblems: count.subproblems,
-            split_depth: count.split_depth,
-            method: count.method.name(),
-            kernel: count.kernel.name(),
-            peak_memory_bytes: peak_memory(),
-        }
     }
 }

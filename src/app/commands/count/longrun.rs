@@ -2,11 +2,12 @@
 //! (`--shard I/K --output FILE`, merged later), and the lock that keeps one run per
 //! checkpoint.
 
-use super::Failure;
-use super::output::{remove_quietly, remove_stale_temps, write_atomically};
-use super::progress::Bar;
+use crate::app::failure::Failure;
+use crate::app::output::{remove_quietly, remove_stale_temps, write_atomically};
+use crate::app::progress::Bar;
+use crate::app::system::hostname;
 use nqueens::Plan;
-use nqueens::kernel::Tally;
+use nqueens::Tally;
 use nqueens::records::{
     CHECKPOINT_FORMAT, Checkpoint, Checksummed, Record, SHARD_FORMAT, ShardResult, parse,
     partition, tally_table,
@@ -223,8 +224,7 @@ pub fn shard_result(
         nodes: mine.values().map(|t| u128::from(t.nodes)).sum(),
         results: records(&mine),
         seconds,
-        host: fs::read_to_string("/proc/sys/kernel/hostname")
-            .map_or_else(|_| "unknown".into(), |h| h.trim().to_string()),
+        host: hostname(),
         checksum: String::new(),
     }
 }

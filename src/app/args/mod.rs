@@ -1,9 +1,12 @@
 //! The argument surface, declared with clap's derive API.
 
-use super::parse::{self, BoardRange};
-use super::render::Format;
+pub mod engine;
+pub mod parse;
+
+use crate::app::render::Format;
 use clap::{Args as ClapArgs, Parser, Subcommand, ValueEnum};
 use nqueens::MethodChoice;
+use parse::BoardRange;
 use std::path::PathBuf;
 
 /// Counts the solutions of the N-Queens problem: place N queens on an N x N board so that
@@ -78,13 +81,13 @@ pub enum KernelArg {
 }
 
 impl KernelArg {
-    pub fn choice(self) -> Option<nqueens::cpu::Kernel> {
-        use nqueens::cpu::Kernel;
+    pub fn choice(self) -> Option<nqueens::cpu::KernelLevel> {
+        use nqueens::cpu::KernelLevel;
         match self {
             KernelArg::Auto => None,
-            KernelArg::Avx512 => Some(Kernel::Avx512),
-            KernelArg::Avx2 => Some(Kernel::Avx2),
-            KernelArg::Portable => Some(Kernel::Portable),
+            KernelArg::Avx512 => Some(KernelLevel::Avx512),
+            KernelArg::Avx2 => Some(KernelLevel::Avx2),
+            KernelArg::Portable => Some(KernelLevel::Portable),
         }
     }
 }
@@ -307,7 +310,7 @@ pub struct SolveArgs {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Method {
+pub enum FindMethod {
     /// Hoffman, Loessi and Moore's construction: O(N), any N >= 4.
     Explicit,
     /// Minton et al.'s min-conflicts local search, reproducible with --seed.
@@ -316,12 +319,12 @@ pub enum Method {
     RandomRestart,
 }
 
-impl Method {
+impl FindMethod {
     pub fn name(self) -> &'static str {
         match self {
-            Method::Explicit => "explicit construction",
-            Method::MinConflicts => "min-conflicts",
-            Method::RandomRestart => "random placement with restarts",
+            FindMethod::Explicit => "explicit construction",
+            FindMethod::MinConflicts => "min-conflicts",
+            FindMethod::RandomRestart => "random placement with restarts",
         }
     }
 }
@@ -333,8 +336,8 @@ pub struct FindArgs {
     pub n: usize,
 
     /// How to search.
-    #[arg(long, value_enum, default_value_t = Method::Explicit)]
-    pub method: Method,
+    #[arg(long, value_enum, default_value_t = FindMethod::Explicit)]
+    pub method: FindMethod,
 
     /// Random seed for min-conflicts and random-restart [default: 1].
     #[arg(long, value_parser = parse::seed, allow_negative_numbers = true)]

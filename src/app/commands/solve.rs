@@ -1,9 +1,9 @@
 //! `nqueens solve N`: every solution, streamed in lexicographic order.
 
-use super::Failure;
-use super::cli::SolveArgs;
-use super::output::Output;
-use super::render::{Format, Item, svg, text};
+use crate::app::args::SolveArgs;
+use crate::app::failure::Failure;
+use crate::app::output::Output;
+use crate::app::render::{Format, Item, svg, text};
 use nqueens::known::known;
 use nqueens::solutions::{Solutions, orbit_of};
 

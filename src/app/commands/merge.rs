@@ -1,9 +1,11 @@
 //! `nqueens merge FILES...`: the count from shard results, once they prove complete.
 
-use super::cli::MergeArgs;
-use super::count::{Seconds, print_count, print_header};
-use super::{Failure, print_line};
-use nqueens::kernel::Tally;
+use crate::app::args::engine::{EngineFlags, worded};
+use crate::app::args::{KernelArg, MergeArgs, MethodArg};
+use crate::app::failure::Failure;
+use crate::app::report::{Seconds, print_count, print_header};
+use crate::app::system::print_line;
+use nqueens::Tally;
 use nqueens::records::{SHARD_FORMAT, ShardResult, parse, partition};
 use nqueens::verify::verdict;
 use nqueens::{Engine, Method, MethodChoice, Options};
@@ -90,17 +92,19 @@ pub fn run(args: &MergeArgs) -> Result<(), Failure> {
             ),
         )
     })?;
-    let options = Options {
+    let flags = EngineFlags {
         threads: args.threads,
         // The join splits by row sets; its files record depth 0.
         split_depth: (method == Method::Backtrack).then_some(first.split_depth),
-        method: MethodChoice::Only(method),
-        kernel: None,
+        method: MethodArg::Auto,
+        kernel: KernelArg::Auto,
     };
-    let engine = Engine::new(&options).map_err(|e| Failure::usage(e.to_string()))?;
-    let plan = engine
-        .prepare(first.n)
-        .map_err(|e| Failure::usage(e.to_string()))?;
+    let options = Options {
+        method: MethodChoice::Only(method),
+        ..flags.options()?
+    };
+    let engine = Engine::new(&options).map_err(worded)?;
+    let plan = engine.prepare(first.n).map_err(worded)?;
     if plan.len() != first.subproblems || plan.method() != method {
         return Err(bad(
             first_file,

@@ -1,9 +1,9 @@
 //! `nqueens find N`: one solution for a large board.
 
-use super::Failure;
-use super::cli::{FindArgs, Method};
-use super::output::Output;
-use super::render::{Format, Item, stream_board, svg, text};
+use crate::app::args::{FindArgs, FindMethod};
+use crate::app::failure::Failure;
+use crate::app::output::Output;
+use crate::app::render::{Format, Item, stream_board, svg, text};
 use nqueens::construct::{FindError, explicit, min_conflicts, random_restart};
 use std::time::Instant;
 
@@ -31,7 +31,7 @@ pub fn run(args: &FindArgs) -> Result<(), Failure> {
             "--format svg writes a picture: give --output FILE",
         ));
     }
-    if args.method == Method::Explicit {
+    if args.method == FindMethod::Explicit {
         for (flag, given) in [
             ("--seed", args.seed.is_some()),
             ("--max-steps", args.max_steps.is_some()),
@@ -50,9 +50,9 @@ pub fn run(args: &FindArgs) -> Result<(), Failure> {
     let mut out = Output::open(args.out.output.as_deref(), args.force)?;
     let started = Instant::now();
     let found = match args.method {
-        Method::Explicit => explicit(n),
-        Method::MinConflicts => min_conflicts(n, seed, max_steps),
-        Method::RandomRestart => random_restart(n, seed, max_steps),
+        FindMethod::Explicit => explicit(n),
+        FindMethod::MinConflicts => min_conflicts(n, seed, max_steps),
+        FindMethod::RandomRestart => random_restart(n, seed, max_steps),
     };
     let seconds = started.elapsed().as_secs_f64();
     let cols = found.map_err(|e| match e {

@@ -1,8 +1,10 @@
 //! `nqueens verify`: compute each N and compare with the published table.
 
-use super::cli::VerifyArgs;
-use super::count::{JsonCount, Seconds, timed_count};
-use super::{Failure, print_line};
+use crate::app::args::VerifyArgs;
+use crate::app::args::engine::EngineFlags;
+use crate::app::failure::Failure;
+use crate::app::report::{JsonCount, Seconds, timed_count};
+use crate::app::system::print_line;
 use nqueens::verify::{Verdict, self_test, verdict};
 use nqueens::{Method, MethodChoice, Options};
 use serde::Serialize;
@@ -36,12 +38,7 @@ pub fn run(args: &VerifyArgs) -> Result<(), Failure> {
     if args.cross_check {
         return cross_check(args);
     }
-    let options = Options {
-        threads: args.threads,
-        split_depth: None,
-        method: args.method.choice(),
-        kernel: args.kernel.choice(),
-    };
+    let options = flags(args).options()?;
     let (mut passed, mut failed) = (0, 0);
     for n in args.range.sizes() {
         let (count, seconds) = timed_count(n, &options, args.quiet)?;
@@ -97,13 +94,12 @@ struct JsonCrossCheck {
 fn cross_check(args: &VerifyArgs) -> Result<(), Failure> {
     let mut out = std::io::stdout().lock();
     let (mut passed, mut failed) = (0, 0);
+    let options = flags(args).options()?;
     for n in args.range.sizes() {
         let by = |method: Method| {
             let options = Options {
-                threads: args.threads,
-                split_depth: None,
                 method: MethodChoice::Only(method),
-                kernel: args.kernel.choice(),
+                ..options
             };
             timed_count(n, &options, args.quiet)
         };
@@ -149,6 +145,16 @@ fn cross_check(args: &VerifyArgs) -> Result<(), Failure> {
         )));
     }
     Ok(())
+}
+
+/// The engine flags of `verify`.
+fn flags(args: &VerifyArgs) -> EngineFlags {
+    EngineFlags {
+        threads: args.threads,
+        split_depth: None,
+        method: args.method,
+        kernel: args.kernel,
+    }
 }
 
 fn verdict_word(v: &Verdict) -> &'static str {

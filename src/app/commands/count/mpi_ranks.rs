@@ -9,9 +9,9 @@
 //! A rank that dies ends the whole job: Open MPI and MPICH abort the run (their default
 //! error handler), so no total is printed from partial work.
 
-use super::Failure;
+use crate::app::failure::Failure;
 use mpi::traits::*;
-use nqueens::kernel::Tally;
+use nqueens::Tally;
 use nqueens::{Engine, NoProgress, Plan, Work};
 use std::collections::BTreeMap;
 

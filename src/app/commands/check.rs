@@ -4,8 +4,9 @@
 //! does not stop the others. Exit status 2 if any line was unreadable, else 1 if any
 //! placement is not a solution.
 
-use super::cli::CheckArgs;
-use super::{Failure, print_line};
+use crate::app::args::CheckArgs;
+use crate::app::failure::Failure;
+use crate::app::system::print_line;
 use nqueens::placement::{Fault, attacks, check};
 use nqueens::words::shorten;
 use std::io::{BufRead, BufReader, Read};

@@ -1,0 +1,166 @@
+//! A benchmark's figures as text, as a Markdown table, and beside a saved report.
+
+use super::figures::{BenchReport, ThreadResult};
+use crate::app::failure::Failure;
+use crate::app::system::{Machine, print_line};
+use std::io::Write;
+
+fn optional(value: Option<f64>, digits: usize) -> String {
+    value.map_or("-".into(), |v| format!("{v:.digits$}"))
+}
+
+fn machine_lines(m: &Machine) -> Vec<String> {
+    vec![
+        format!("CPU: {} ({} logical CPUs available)", m.cpu, m.logical_cpus),
+        format!("CPU features the kernels use: {}", m.cpu_features.join(" ")),
+        format!(
+            "memory: {:.1} GiB; OS: {}",
+            m.memory_bytes as f64 / (1u64 << 30) as f64,
+            m.os
+        ),
+        format!(
+            "nqueens {} (commit {}), {}; {}",
+            m.nqueens_version, m.git_commit, m.rustc, m.date
+        ),
+    ]
+}
+
+const COLUMNS: [&str; 8] = [
+    "threads",
+    "median s",
+    "min s",
+    "max s",
+    "nodes/s",
+    "solutions/s",
+    "speed-up",
+    "efficiency",
+];
+
+impl ThreadResult {
+    /// The row's figures, formatted, in the order of [`COLUMNS`].
+    fn cells(&self) -> [String; 8] {
+        [
+            self.threads.to_string(),
+            format!("{:.3}", self.median_seconds),
+            format!("{:.3}", self.min_seconds),
+            format!("{:.3}", self.max_seconds),
+            format!("{:.3e}", self.nodes_per_second),
+            format!("{:.3e}", self.solutions_per_second),
+            optional(self.speedup, 2),
+            optional(self.efficiency, 2),
+        ]
+    }
+}
+
+pub fn print_text(out: &mut impl Write, r: &BenchReport) -> Result<(), Failure> {
+    for line in machine_lines(&r.machine) {
+        print_line(out, &line)?;
+    }
+    print_line(
+        out,
+        &format!(
+            "workload: count N = {}, {} warm-up + {} timed runs per thread count",
+            r.n, r.warmup, r.runs
+        ),
+    )?;
+    let row = |cells: &[String]| cells.iter().map(|c| format!("{c:>12}")).collect::<String>();
+    print_line(out, &row(&COLUMNS.map(String::from)))?;
+    for t in &r.results {
+        print_line(out, &row(&t.cells()))?;
+    }
+    print_line(
+        out,
+        &format!(
+            "score: {:.4e} nodes/s at {} threads (N = {}, {}, kernel {})",
+            r.score_nodes_per_second,
+            r.score_threads,
+            r.n,
+            r.method,
+            r.results.last().map_or("", |t| t.kernel.as_str())
+        ),
+    )
+}
+
+pub fn print_markdown(out: &mut impl Write, r: &BenchReport) -> Result<(), Failure> {
+    print_line(
+        out,
+        &format!(
+            "`nqueens bench`: count N = {}, median of {} runs after {} warm-up\n",
+            r.n, r.runs, r.warmup
+        ),
+    )?;
+    let row = |cells: &[String]| format!("| {} |", cells.join(" | "));
+    print_line(out, &row(&COLUMNS.map(String::from)))?;
+    print_line(out, &row(&COLUMNS.map(|_| "---:".to_string())))?;
+    for t in &r.results {
+        print_line(out, &row(&t.cells()))?;
+    }
+    print_line(out, "")?;
+    print_line(
+        out,
+        &format!(
+            "Score: **{:.3e} nodes/s** at {} threads.\n",
+            r.score_nodes_per_second, r.score_threads
+        ),
+    )?;
+    for line in machine_lines(&r.machine) {
+        print_line(out, &format!("- {line}"))?;
+    }
+    Ok(())
+}
+
+pub fn load_report(path: &std::path::Path) -> Result<BenchReport, Failure> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Failure::usage(format!("cannot read {}: {e}", path.display())))?;
+    serde_json::from_str(&text).map_err(|e| {
+        Failure::usage(format!(
+            "{} is not a saved `nqueens bench --json` result: {e}",
+            path.display()
+        ))
+    })
+}
+
+pub fn print_comparison(
+    out: &mut impl Write,
+    new: &BenchReport,
+    old: &BenchReport,
+) -> Result<(), Failure> {
+    print_line(
+        out,
+        &format!(
+            "compared with {} (commit {}, {}, N = {}): ratio new / old",
+            old.machine.date, old.machine.git_commit, old.machine.cpu, old.n
+        ),
+    )?;
+    if old.n != new.n {
+        print_line(
+            out,
+            "note: the two runs used different N; ratios compare unlike workloads",
+        )?;
+    }
+    for t in &new.results {
+        match old.results.iter().find(|o| o.threads == t.threads) {
+            Some(o) => print_line(
+                out,
+                &format!(
+                    "{:>4} threads: median time {:.3}x, nodes/s {:.3}x, solutions/s {:.3}x",
+                    t.threads,
+                    t.median_seconds / o.median_seconds,
+                    t.nodes_per_second / o.nodes_per_second,
+                    t.solutions_per_second / o.solutions_per_second
+                ),
+            )?,
+            None => print_line(
+                out,
+                &format!("{:>4} threads: not in the old run", t.threads),
+            )?,
+        }
+    }
+    print_line(
+        out,
+        &format!(
+            "score: {:.3}x",
+            new.score_nodes_per_second / old.score_nodes_per_second
+        ),
+    )
+}

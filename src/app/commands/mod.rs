@@ -1,0 +1,11 @@
+//! One module per subcommand. A command uses the layers below it (arguments, reports,
+//! output files, progress, the system) and never another command.
+
+pub mod bench;
+pub mod check;
+pub mod count;
+pub mod find;
+pub mod merge;
+pub mod solve;
+pub mod trace;
+pub mod verify;

@@ -1,0 +1,44 @@
+//! How a command fails: a message and the exit status, in one voice for every command.
+
+use std::io;
+
+/// A failure that ends the program with a message and an exit status.
+pub struct Failure {
+    pub message: String,
+    pub status: u8,
+}
+
+impl Failure {
+    /// A failed check (a count that differs, a self-test that fails): exit status 1.
+    pub fn failed(message: impl Into<String>) -> Failure {
+        Failure {
+            message: message.into(),
+            status: 1,
+        }
+    }
+
+    /// Stopped by a signal: the shell's status for it (130 for SIGINT, 143 for SIGTERM).
+    pub fn interrupted(message: impl Into<String>, status: u8) -> Failure {
+        Failure {
+            message: message.into(),
+            status,
+        }
+    }
+
+    /// A usage error: bad input, exit status 2.
+    pub fn usage(message: impl Into<String>) -> Failure {
+        Failure {
+            message: message.into(),
+            status: 2,
+        }
+    }
+}
+
+impl From<io::Error> for Failure {
+    fn from(err: io::Error) -> Failure {
+        Failure {
+            message: format!("write failed: {err}"),
+            status: 1,
+        }
+    }
+}

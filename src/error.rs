@@ -1,0 +1,97 @@
+//! Why a count could not run, in the library's own terms (the command line words these
+//! with its flags).
+
+use crate::cpu::KernelLevel;
+use crate::methods::backtrack::row_plan::MAX_N;
+use crate::methods::backtrack::split::MAX_SPLIT_DEPTH;
+use crate::schedule::MAX_THREADS;
+use crate::words::{human_bytes, plural};
+use std::fmt;
+
+/// Why a count could not run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Error {
+    /// `n` outside `1..=MAX_N`.
+    BoardSize(usize),
+    /// A thread count outside `1..=MAX_THREADS`.
+    Threads(usize),
+    /// The system would not start the worker threads.
+    Spawn(String),
+    /// A split depth above [`MAX_SPLIT_DEPTH`].
+    SplitDepth(usize),
+    /// A split depth with the half-board join, which splits by row sets instead.
+    SplitDepthWithHalves,
+    /// Results are missing for this many sub-problems.
+    Incomplete(usize),
+    /// The kernel level is not one this CPU runs.
+    Kernel(KernelLevel),
+    /// The half-board join's tables for board `n` need more memory than the budget.
+    Memory {
+        /// Board side.
+        n: usize,
+        /// Bytes needed (a lower bound for the largest boards).
+        needed: u64,
+        /// The budget, in bytes (`None`: past the largest board the join takes).
+        budget: Option<u64>,
+    },
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::BoardSize(n) => {
+                write!(f, "board size {n} is out of range: N must be 1 to {MAX_N}")
+            }
+            Error::Threads(t) => write!(
+                f,
+                "thread count {t} is out of range: it must be 1 to {MAX_THREADS}"
+            ),
+            Error::Spawn(why) => write!(f, "the system refused the worker threads: {why}"),
+            Error::SplitDepth(d) => write!(
+                f,
+                "split depth {d} is out of range: it must be 0 to {MAX_SPLIT_DEPTH}"
+            ),
+            Error::SplitDepthWithHalves => write!(
+                f,
+                "a split depth applies to backtracking; the half-board join splits by row sets"
+            ),
+            Error::Incomplete(missing) => write!(
+                f,
+                "the results of {} are missing",
+                plural(*missing as u64, "sub-problem")
+            ),
+            Error::Kernel(kernel) => {
+                let here: Vec<&str> = KernelLevel::available().iter().map(|k| k.name()).collect();
+                write!(
+                    f,
+                    "kernel {kernel} is not available on this CPU: it runs {}",
+                    here.join(", ")
+                )
+            }
+            Error::Memory {
+                n,
+                needed,
+                budget: Some(budget),
+            } => write!(
+                f,
+                "counting N = {n} by halves needs {} of memory for its quadrant table, but \
+                 {} is available",
+                human_bytes(*needed),
+                human_bytes(*budget)
+            ),
+            Error::Memory {
+                n,
+                needed,
+                budget: None,
+            } => write!(
+                f,
+                "counting N = {n} by halves needs at least {} of memory for its quadrant \
+                 table; the join takes boards up to N = {}",
+                human_bytes(*needed),
+                crate::methods::halves::join::MAX_N
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Error {}

@@ -1,0 +1,91 @@
+//! The scalar search: one queen at a time, iterative with an explicit stack. Built twice,
+//! portable and for AVX2/BMI2/POPCNT; it also takes the plans the vector kernels cannot.
+
+use crate::cpu::KernelLevel;
+use crate::methods::backtrack::row_plan::{Frame, MAX_N, RowPlan, first_row, small_count};
+use crate::tally::Tally;
+
+/// Counts every completion of `start` on `plan` with the scalar search compiled for
+/// `kernel`'s level (the vector kernels need streams: one job runs the AVX2 scalar build).
+pub fn count_with(kernel: KernelLevel, plan: &RowPlan, start: &Frame) -> Tally {
+    match first_row(plan, start) {
+        #[cfg(target_arch = "x86_64")]
+        Some(first) if kernel >= KernelLevel::Avx2 && KernelLevel::Avx2.is_available() => {
+            // SAFETY: the CPU has the AVX2 level's features (checked just above).
+            unsafe { search_scalar_avx2(plan, start, first) }
+        }
+        Some(first) => search_scalar(plan, start, first),
+        None => small_count(plan, start),
+    }
+}
+/// Counts every completion of `start` on `plan` with the portable kernel alone.
+pub fn count_scalar(plan: &RowPlan, start: &Frame) -> Tally {
+    count_with(KernelLevel::Portable, plan, start)
+}
+
+/// The portable search, iterative with an explicit stack, from a start with at least three
+/// free rows left whose accepted squares are `first`.
+///
+/// Each row's accepted squares are found at once (see `dead_squares`), so every square the
+/// loop tries is a node. The last two rows are not entered: once one free row is left,
+/// exactly one column is free, so each accepted queen on the second-to-last row completes
+/// exactly one solution, and they are counted with a popcount.
+#[inline(never)]
+fn search_scalar(plan: &RowPlan, start: &Frame, first: u32) -> Tally {
+    search_body(plan, start, first)
+}
+
+/// [`search_scalar`] compiled for AVX2, BMI1/2, POPCNT and LZCNT.
+#[cfg(target_arch = "x86_64")]
+#[inline(never)]
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+fn search_scalar_avx2(plan: &RowPlan, start: &Frame, first: u32) -> Tally {
+    search_body(plan, start, first)
+}
+
+/// The body of the scalar search, inlined into each build of it.
+#[inline(always)]
+fn search_body(plan: &RowPlan, start: &Frame, first: u32) -> Tally {
+    const M: usize = MAX_N - 1;
+    let last = plan.len - 1;
+    let base = start.depth;
+
+    // The current row's state lives in locals; the stack holds the rows above it. The
+    // `& M` keeps indices provably in range, so no bounds checks are emitted.
+    let mut stack = [(0u32, 0u32, 0u32, 0u32); MAX_N];
+    let mut d = base;
+    let (mut todo, mut cols, mut ld, mut rd) = (first, start.cols, start.ld, start.rd);
+    let mut solutions = 0u64;
+    let mut nodes = 0u64;
+
+    loop {
+        while todo != 0 {
+            let bit = todo & todo.wrapping_neg();
+            todo ^= bit;
+            nodes += 1;
+            let level = &plan.levels[(d + 1) & M];
+            let c = cols | bit;
+            let l = (ld | bit) << level.shift;
+            let r = (rd | bit) >> level.shift;
+            if d + 2 == last {
+                let found = u64::from(level.accepted_second_to_last(c, l, r).count_ones());
+                solutions += found;
+                nodes += 2 * found;
+                continue;
+            }
+            let next = level.accepted_early(c, l, r);
+            if next == 0 {
+                continue;
+            }
+            stack[d & M] = (todo, cols, ld, rd);
+            d += 1;
+            (todo, cols, ld, rd) = (next, c, l, r);
+        }
+        if d == base {
+            break;
+        }
+        d -= 1;
+        (todo, cols, ld, rd) = stack[d & M];
+    }
+    Tally { solutions, nodes }
+}

@@ -1,0 +1,125 @@
+//! Building a row set's half-boards from quadrant pieces: an east (or west) half-board is a
+//! north piece and a south piece on complementary columns that share no diagonal; what is
+//! kept of it is its contact key.
+
+use super::geometry::{CENTRAL, Geometry, Half, for_each_subset};
+use super::quadrants::QuadrantTable;
+
+impl Geometry {
+    /// Appends to `out` the key of every half-board of `half` on these rows (the key of a
+    /// central one marked [`CENTRAL`]), leaving out those with a queen on a long diagonal
+    /// unless central when `drop_long` is set.
+    #[inline(always)]
+    pub(super) fn collect_half_boards(
+        &self,
+        table: &QuadrantTable,
+        half: Half,
+        rows: u32,
+        drop_long: bool,
+        scratch: &mut HalfScratch,
+        out: &mut Vec<u64>,
+    ) {
+        let north_rows = rows & ((1 << self.west) - 1);
+        let south_rows = rows >> self.west;
+        let k = north_rows.count_ones();
+        let long = if drop_long {
+            self.main_diagonal() | self.anti_diagonal()
+        } else {
+            0
+        };
+        let south_cache = &mut scratch.south[usize::from(half.east)];
+        if south_cache.holds != Some((south_rows, drop_long)) {
+            south_cache.fill(self, table, half, south_rows, drop_long);
+        }
+        let north_shape = self.key_shape(0, half.column);
+        let mut split = 0;
+        for_each_subset(half.width, k, |columns| {
+            let (from, to) = south_cache.ranges[split];
+            split += 1;
+            let south = &south_cache.pieces[from as usize..to as usize];
+            let north = table.pieces(north_rows, columns);
+            if north.is_empty() || south.is_empty() {
+                return;
+            }
+            // North pieces with their diagonals moved to the south quadrant's frame (it
+            // starts `west` rows lower), so that a pair is tested with one AND.
+            scratch.north.clear();
+            scratch.north.extend(north.iter().filter_map(|&p| {
+                let key = north_shape.key(p);
+                let moved = ((p & 0xffff_ffff) >> self.west) | ((p >> 32) >> self.west) << 32;
+                (key & long == 0).then_some((moved, key))
+            }));
+            let north = &scratch.north;
+            let start = out.len();
+            out.resize(start + north.len() * south.len(), 0);
+            let slots = &mut out[start..];
+            let mut filled = 0;
+            // Branch-free: every pair is written, and kept when it shares no diagonal.
+            for &(p, south_key) in south {
+                for &(moved, north_key) in north {
+                    slots[filled] = north_key | south_key;
+                    filled += usize::from(moved & p == 0);
+                }
+            }
+            out.truncate(start + filled);
+        });
+    }
+}
+
+/// One thread's buffers for building half-boards: the north pieces of one column split,
+/// and per half the south pieces of every split, ready to pair as (diagonals, key).
+#[derive(Default)]
+pub(super) struct HalfScratch {
+    north: Vec<(u64, u64)>,
+    south: [SouthPieces; 2],
+}
+
+/// The south quadrant's pieces of every column split of a half, prepared once for a set
+/// of south rows: consecutive row sets share their south rows (the high bits), so this
+/// is reused across them.
+#[derive(Default)]
+struct SouthPieces {
+    /// The south rows and the long-diagonal filter these pieces are for.
+    holds: Option<(u32, bool)>,
+    /// For each column split, in the order `for_each_subset` gives them, its range.
+    ranges: Vec<(u32, u32)>,
+    pieces: Vec<(u64, u64)>,
+}
+
+impl SouthPieces {
+    fn fill(
+        &mut self,
+        g: &Geometry,
+        table: &QuadrantTable,
+        half: Half,
+        rows: u32,
+        drop_long: bool,
+    ) {
+        self.ranges.clear();
+        self.pieces.clear();
+        let long = if drop_long {
+            g.main_diagonal() | g.anti_diagonal()
+        } else {
+            0
+        };
+        let central = half.east && g.n % 2 == 1;
+        let shape = g.key_shape(g.west, half.column);
+        let all_columns = (1u32 << half.width) - 1;
+        let north_queens = half.width - rows.count_ones();
+        for_each_subset(half.width, north_queens, |north_columns| {
+            let start = self.pieces.len() as u32;
+            let south = table.pieces(rows, all_columns ^ north_columns);
+            self.pieces.extend(south.iter().filter_map(|&p| {
+                let key = shape.key(p);
+                if central && p & 1 != 0 {
+                    // The centre queen: its long diagonals are its own.
+                    Some((p, key | CENTRAL))
+                } else {
+                    (key & long == 0).then_some((p, key))
+                }
+            }));
+            self.ranges.push((start, self.pieces.len() as u32));
+        });
+        self.holds = Some((rows, drop_long));
+    }
+}

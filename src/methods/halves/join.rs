@@ -1,0 +1,372 @@
+//! The join as a counting method: its sub-problems (the counted row sets), their weights,
+//! and the worker loop that counts one row set at a time.
+
+use super::geometry::{CENTRAL, Geometry, for_each_subset, reverse_rows};
+use super::half_boards::HalfScratch;
+use super::pairs::PairCounter;
+use super::quadrants::QuadrantTable;
+use crate::cpu::KernelLevel;
+use crate::schedule::Solver;
+use crate::tally::Tally;
+
+/// The smallest board the join counts (smaller ones go to backtracking).
+pub const MIN_N: usize = 4;
+/// The largest board it counts, memory allowing: its quadrants are the largest the table
+/// holds.
+pub const MAX_N: usize = 2 * QuadrantTable::MAX_SIDE as usize;
+
+/// Why the join cannot count a board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// Outside `MIN_N ..= MAX_N`.
+    BoardSize,
+    /// The quadrant table would need this many bytes, more than the budget (`None`: more
+    /// than this build tabulates, past [`MAX_N`]).
+    Memory {
+        /// Bytes the table needs (for the largest boards, a lower bound).
+        needed: u64,
+        /// The memory budget, in bytes.
+        budget: Option<u64>,
+    },
+}
+
+/// All the work of one count by halves, split into row sets.
+pub struct Join {
+    /// Board side.
+    pub n: usize,
+    geometry: Geometry,
+    table: QuadrantTable,
+    /// The counted row sets (East's rows), in increasing order: sub-problem `i` is the
+    /// `i`-th.
+    row_sets: Vec<u32>,
+}
+
+impl Join {
+    /// Bytes the quadrant table for `n` needs.
+    pub fn table_bytes(n: usize) -> u64 {
+        QuadrantTable::bytes(Geometry::new(n).side)
+    }
+
+    /// Whether this build can count board `n` by halves, memory allowing.
+    pub fn takes(n: usize) -> bool {
+        (MIN_N..=MAX_N).contains(&n)
+    }
+
+    /// Builds the table and lists the row sets, if `n` is in range and the table fits in
+    /// `budget` bytes (`None`: no limit).
+    pub fn new(n: usize, budget: Option<u64>) -> Result<Join, Refusal> {
+        let needed = Join::table_bytes(n);
+        if n > MAX_N {
+            return Err(Refusal::Memory {
+                needed,
+                budget: None,
+            });
+        }
+        if !Join::takes(n) {
+            return Err(Refusal::BoardSize);
+        }
+        if budget.is_some_and(|budget| needed > budget) {
+            return Err(Refusal::Memory { needed, budget });
+        }
+        let geometry = Geometry::new(n);
+        let all = (1u64 << n) - 1;
+        let mut row_sets = Vec::new();
+        for_each_subset(n as u32, geometry.side, |rows| {
+            if rows <= reverse_rows(rows, n as u32) {
+                row_sets.push(rows);
+            }
+        });
+        debug_assert!(row_sets.iter().all(|&r| u64::from(r) <= all));
+        Ok(Join {
+            n,
+            geometry,
+            table: QuadrantTable::new(geometry.side),
+            row_sets,
+        })
+    }
+
+    /// Sub-problems: counted row sets.
+    pub fn len(&self) -> usize {
+        self.row_sets.len()
+    }
+
+    /// Whether there are none (never, for a board in range).
+    pub fn is_empty(&self) -> bool {
+        self.row_sets.is_empty()
+    }
+
+    /// The row set of sub-problem `id` (East's rows, bit `r` for row `r`).
+    pub fn row_set(&self, id: usize) -> u32 {
+        self.row_sets[id]
+    }
+
+    /// The weight of sub-problem `id`: 2 when its reverse is counted with it, else 1.
+    pub fn weight(&self, id: usize) -> u32 {
+        let rows = self.row_sets[id];
+        if rows < reverse_rows(rows, self.n as u32) {
+            2
+        } else {
+            1
+        }
+    }
+
+    /// How the west half-boards of class (-,-) count on this row set (see the module
+    /// docs): 0, 1 or 2 by the east-west reflection for even `n`, 1 for odd `n`.
+    fn plain_weight(&self, rows: u32) -> u64 {
+        let n = self.n as u32;
+        if n % 2 == 1 {
+            return 1;
+        }
+        let partner = reverse_rows(rows ^ (((1u64 << n) - 1) as u32), n);
+        match rows.cmp(&partner) {
+            std::cmp::Ordering::Less => 2,
+            std::cmp::Ordering::Equal => 1,
+            std::cmp::Ordering::Greater => 0,
+        }
+    }
+
+    /// A rough relative cost of sub-problem `id`: the quadrant pairs its two halves test.
+    pub fn estimated_cost(&self, id: usize) -> f64 {
+        let g = &self.geometry;
+        let east_rows = self.row_sets[id];
+        let west_rows = east_rows ^ (((1u64 << g.n) - 1) as u32);
+        [(g.east(), east_rows), (g.west(), west_rows)]
+            .iter()
+            .map(|&(half, rows)| {
+                let (north_rows, south_rows) = (rows & ((1 << g.west) - 1), rows >> g.west);
+                let all_columns = (1u32 << half.width) - 1;
+                let mut pairs = 0f64;
+                for_each_subset(half.width, north_rows.count_ones(), |columns| {
+                    pairs += self.table.pieces(north_rows, columns).len() as f64
+                        * self.table.pieces(south_rows, all_columns ^ columns).len() as f64;
+                });
+                pairs
+            })
+            .sum()
+    }
+
+    /// Bytes held by the shared table.
+    pub fn heap_bytes(&self) -> u64 {
+        self.table.heap_bytes() + self.row_sets.len() as u64 * 4
+    }
+
+    /// Counts sub-problem `id` (not yet weighted); `nodes` are the half-boards built. The
+    /// kernel level of `scratch` decides what the half-boards are built with and which
+    /// pair counter runs.
+    pub fn solve(&self, id: usize, scratch: &mut Scratch) -> Tally {
+        match scratch.kernel {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: a `Scratch` only holds an available kernel, and every level from
+            // AVX2 up has these features (see `crate::cpu`).
+            KernelLevel::Avx2 => unsafe { self.solve_avx2(id, scratch) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as above, for the AVX-512 level.
+            KernelLevel::Avx512 => unsafe { self.solve_avx512(id, scratch) },
+            _ => self.solve_body(id, scratch),
+        }
+    }
+
+    /// [`Join::solve_body`] compiled for the AVX-512 level.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vpopcntdq,avx2,bmi1,bmi2,popcnt,lzcnt")]
+    fn solve_avx512(&self, id: usize, scratch: &mut Scratch) -> Tally {
+        self.solve_body(id, scratch)
+    }
+
+    /// [`Join::solve_body`] compiled for AVX2, BMI1/2, POPCNT and LZCNT.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+    fn solve_avx2(&self, id: usize, scratch: &mut Scratch) -> Tally {
+        self.solve_body(id, scratch)
+    }
+
+    #[inline(always)]
+    fn solve_body(&self, id: usize, scratch: &mut Scratch) -> Tally {
+        let g = &self.geometry;
+        let east_rows = self.row_sets[id];
+        let west_rows = east_rows ^ (((1u64 << g.n) - 1) as u32);
+        let (main, anti) = (g.main_diagonal(), g.anti_diagonal());
+
+        let patterns = &mut scratch.patterns;
+        patterns.clear();
+        g.collect_half_boards(
+            &self.table,
+            g.east(),
+            east_rows,
+            true,
+            &mut scratch.half,
+            patterns,
+        );
+        let mut nodes = patterns.len() as u64;
+        if patterns.is_empty() {
+            return Tally {
+                solutions: 0,
+                nodes,
+            };
+        }
+        for key in patterns.iter_mut() {
+            *key &= !CENTRAL;
+        }
+        scratch.counter.load(patterns);
+
+        let west = &mut scratch.west;
+        west.clear();
+        g.collect_half_boards(
+            &self.table,
+            g.west(),
+            west_rows,
+            false,
+            &mut scratch.half,
+            west,
+        );
+        nodes += west.len() as u64;
+        let plain_weight = self.plain_weight(east_rows);
+        // Sort the west keys by class (how many long diagonals they hold: 0, 1 or 2):
+        // count, then place, without a branch per key.
+        let class = |key: u64| usize::from(key & main != 0) + usize::from(key & anti != 0);
+        let mut sizes = [0usize; 3];
+        for &key in west.iter() {
+            sizes[class(key)] += 1;
+        }
+        let mut next = [0, sizes[0], sizes[0] + sizes[1]];
+        let sorted = &mut scratch.items;
+        sorted.clear();
+        sorted.resize(west.len(), 0);
+        for &key in west.iter() {
+            let c = class(key);
+            sorted[next[c]] = key;
+            next[c] += 1;
+        }
+        let (plain, rest) = sorted.split_at(sizes[0]);
+        let (one, both) = rest.split_at(sizes[1]);
+        let counter = &mut scratch.counter;
+        let mut count = |items: &[u64]| {
+            if items.is_empty() {
+                0
+            } else {
+                counter.count(items)
+            }
+        };
+        let plain_count = if plain_weight > 0 { count(plain) } else { 0 };
+        Tally {
+            solutions: plain_weight * plain_count + 2 * count(one) + 4 * count(both),
+            nodes,
+        }
+    }
+
+    /// Buffers for one thread's counts.
+    pub fn scratch(&self, kernel: KernelLevel) -> Scratch {
+        Scratch {
+            kernel,
+            counter: PairCounter::new(self.geometry.key_bits(), &self.geometry.cut_bits(), kernel),
+            patterns: Vec::new(),
+            west: Vec::new(),
+            items: Vec::new(),
+            half: HalfScratch::default(),
+        }
+    }
+}
+
+impl Solver for Join {
+    fn solve_all(
+        &self,
+        kernel: KernelLevel,
+        next: &mut dyn FnMut() -> Option<usize>,
+        done: &mut dyn FnMut(usize, Tally),
+    ) {
+        let mut scratch = self.scratch(kernel);
+        while let Some(id) = next() {
+            done(id, self.solve(id, &mut scratch));
+        }
+    }
+}
+
+/// One thread's buffers: the east keys of the row set in hand, the west keys by weight.
+pub struct Scratch {
+    kernel: KernelLevel,
+    counter: PairCounter,
+    patterns: Vec<u64>,
+    west: Vec<u64>,
+    /// The west keys sorted by class.
+    items: Vec<u64>,
+    half: HalfScratch,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::known::known;
+
+    fn total(n: usize, kernel: KernelLevel) -> u128 {
+        let plan = Join::new(n, None).unwrap();
+        let mut scratch = plan.scratch(kernel);
+        (0..plan.len())
+            .map(|id| {
+                u128::from(plan.weight(id)) * u128::from(plan.solve(id, &mut scratch).solutions)
+            })
+            .sum()
+    }
+
+    #[test]
+    fn totals_match_the_table_with_every_kernel() {
+        for kernel in KernelLevel::available() {
+            for n in MIN_N..=12 {
+                assert_eq!(
+                    Some(total(n, kernel)),
+                    known(n).map(|k| k.total),
+                    "n = {n}, {kernel:?}"
+                );
+            }
+        }
+    }
+
+    /// What the module docs say each row set's count must be, from the solutions
+    /// themselves: central ones count 1; a queen on a long diagonal in East counts 0; else
+    /// 2 per long diagonal occupied in West, and the row set's plain weight when none is.
+    #[test]
+    fn each_row_set_counts_what_the_symmetry_argument_says() {
+        for n in MIN_N..=10 {
+            let plan = Join::new(n, None).unwrap();
+            let mut scratch = plan.scratch(KernelLevel::detect());
+            let west = n / 2;
+            let mut want = std::collections::HashMap::<u32, u64>::new();
+            for solution in crate::oracle::all_solutions(n) {
+                let rows = (0..n)
+                    .filter(|&r| solution[r] >= west)
+                    .fold(0u32, |set, r| set | 1 << r);
+                let main = (0..n).find(|&r| solution[r] == r);
+                let anti = (0..n).find(|&r| solution[r] == n - 1 - r);
+                let east = |r: Option<usize>| r.is_some_and(|r| solution[r] >= west);
+                let central = n % 2 == 1 && solution[n / 2] == n / 2;
+                let weight = if central {
+                    1
+                } else if east(main) || east(anti) {
+                    0
+                } else if main.is_none() && anti.is_none() {
+                    plan.plain_weight(rows)
+                } else {
+                    1 << (u32::from(main.is_some()) + u32::from(anti.is_some()))
+                };
+                *want.entry(rows).or_default() += weight;
+            }
+            for id in 0..plan.len() {
+                let rows = plan.row_set(id);
+                let got = plan.solve(id, &mut scratch).solutions;
+                assert_eq!(
+                    got,
+                    want.get(&rows).copied().unwrap_or(0),
+                    "n = {n}, rows {rows:b}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn subsets_come_in_increasing_order() {
+        let mut seen = Vec::new();
+        for_each_subset(6, 3, |s| seen.push(s));
+        assert_eq!(seen.len(), 20);
+        assert!(seen.windows(2).all(|w| w[0] < w[1]));
+        assert!(seen.iter().all(|s| s.count_ones() == 3 && *s < 64));
+    }
+}

@@ -1,0 +1,231 @@
+//! The scheduler: runs the sub-problems of any method on a rayon thread pool.
+//!
+//! Every method offers a [`Solver`]: a worker's loop that takes sub-problem ids one at a
+//! time, keeps its own scratch, and reports each id's tally as it finishes. The scheduler
+//! knows nothing else of the methods. It starts one such loop on every thread of the pool
+//! (rayon's `broadcast`) and hands out ids from a shared cursor, in increasing order, so a
+//! thread that finishes early takes the next id: the balance of work stealing at the
+//! grain of one sub-problem. A cursor, not rayon's splitting of an index range, because a
+//! backtracking worker keeps several searches in flight and asks for the next id whenever
+//! one of them ends (see `methods::backtrack::kernel::count_stream`).
+//!
+//! The pool is built once per [`Scheduler`] and serves every step of a count (the main
+//! search and the rotation-fixed searches). Called from inside a rayon pool of the same
+//! size, the scheduler runs on that pool instead of building its own.
+
+use crate::cpu::KernelLevel;
+use crate::tally::Tally;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+/// Most worker threads a scheduler accepts.
+///
+/// Oversubscribing costs: measured on 2 CPUs (`count 8 --threads T`, pool built and every
+/// step run), T = 256 takes 0.05-0.07 s, 512 0.5-0.9 s and 1,024 1-4 s, as rayon's idle
+/// workers yield to one another, and each thread holds its own scratch. The command line
+/// accepts 128 threads per CPU up to this bound.
+pub const MAX_THREADS: usize = 1024;
+
+/// A method's worker loop: solves the sub-problem ids `next` hands out until it returns
+/// `None`, calling `done` with each id and its tally as it finishes (in any order). Each
+/// call is one worker: the scratch it needs is its own.
+pub trait Solver: Sync {
+    /// Solves ids from `next` with the kernel level `kernel`, reporting each to `done`.
+    fn solve_all(
+        &self,
+        kernel: KernelLevel,
+        next: &mut dyn FnMut() -> Option<usize>,
+        done: &mut dyn FnMut(usize, Tally),
+    );
+}
+
+/// Why a scheduler could not start.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PoolError {
+    /// A thread count outside `1..=MAX_THREADS`.
+    Threads(usize),
+    /// The system would not start the threads.
+    Spawn(String),
+}
+
+/// The worker threads of a count.
+pub struct Scheduler {
+    pool: Pool,
+    threads: usize,
+}
+
+enum Pool {
+    /// The rayon pool the caller runs in (it has the requested size).
+    Callers,
+    /// A pool of our own.
+    Own(rayon::ThreadPool),
+}
+
+impl Scheduler {
+    /// A scheduler on exactly `threads` worker threads (1 to [`MAX_THREADS`]): the rayon
+    /// pool the caller is running in when it has that many threads, else a new pool.
+    pub fn new(threads: usize) -> Result<Scheduler, PoolError> {
+        if !(1..=MAX_THREADS).contains(&threads) {
+            return Err(PoolError::Threads(threads));
+        }
+        let pool =
+            if rayon::current_thread_index().is_some() && rayon::current_num_threads() == threads {
+                Pool::Callers
+            } else {
+                Pool::Own(
+                    rayon::ThreadPoolBuilder::new()
+                        .num_threads(threads)
+                        .thread_name(|i| format!("nqueens-{i}"))
+                        .build()
+                        .map_err(|e| PoolError::Spawn(e.to_string()))?,
+                )
+            };
+        Ok(Scheduler { pool, threads })
+    }
+
+    /// Worker threads.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Solves the sub-problems `ids` with `solver`, one worker per thread, and returns
+    /// each finished id with its tally (in no particular order). Once `stop` is set no
+    /// further id is handed out, so a stopped run returns those that finished; each is
+    /// also passed to `finished` as it finishes.
+    pub fn run(
+        &self,
+        solver: &dyn Solver,
+        kernel: KernelLevel,
+        ids: &[usize],
+        stop: Option<&AtomicBool>,
+        finished: &(dyn Fn(usize, Tally) + Sync),
+    ) -> Vec<(usize, Tally)> {
+        let cursor = Cursor::new(ids.len());
+        let worker = |_: rayon::BroadcastContext<'_>| {
+            let mut results = Vec::new();
+            solver.solve_all(
+                kernel,
+                &mut || {
+                    if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+                        return None;
+                    }
+                    cursor.next().map(|i| ids[i])
+                },
+                &mut |id, tally| {
+                    finished(id, tally);
+                    results.push((id, tally));
+                },
+            );
+            results
+        };
+        let per_thread = match &self.pool {
+            Pool::Callers => rayon::broadcast(worker),
+            Pool::Own(pool) => pool.broadcast(worker),
+        };
+        per_thread.into_iter().flatten().collect()
+    }
+}
+
+/// Hands out the indices `0..len`, each once, in increasing order, to whichever thread
+/// asks.
+struct Cursor {
+    next: AtomicUsize,
+    len: usize,
+}
+
+impl Cursor {
+    fn new(len: usize) -> Cursor {
+        Cursor {
+            next: AtomicUsize::new(0),
+            len,
+        }
+    }
+
+    fn next(&self) -> Option<usize> {
+        let id = self.next.fetch_add(1, Ordering::Relaxed);
+        (id < self.len).then_some(id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A solver whose sub-problem `id` finds `id` solutions in one node.
+    struct Identity;
+
+    impl Solver for Identity {
+        fn solve_all(
+            &self,
+            _: KernelLevel,
+            next: &mut dyn FnMut() -> Option<usize>,
+            done: &mut dyn FnMut(usize, Tally),
+        ) {
+            while let Some(id) = next() {
+                done(
+                    id,
+                    Tally {
+                        solutions: id as u64,
+                        nodes: 1,
+                    },
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn every_id_is_solved_exactly_once_at_every_thread_count() {
+        let ids: Vec<usize> = (0..1000).collect();
+        for threads in [1, 2, 3, 8, 64] {
+            let scheduler = Scheduler::new(threads).unwrap();
+            assert_eq!(scheduler.threads(), threads);
+            let seen = std::sync::Mutex::new(Vec::new());
+            let mut got = scheduler.run(&Identity, KernelLevel::Portable, &ids, None, &|id, _| {
+                seen.lock().unwrap().push(id)
+            });
+            got.sort_unstable_by_key(|&(id, _)| id);
+            assert!(got.iter().all(|&(id, t)| t.solutions == id as u64));
+            assert_eq!(got.iter().map(|&(id, _)| id).collect::<Vec<_>>(), ids);
+            let mut seen = seen.into_inner().unwrap();
+            seen.sort_unstable();
+            assert_eq!(seen, ids);
+        }
+    }
+
+    #[test]
+    fn a_stopped_run_hands_out_nothing_more() {
+        let scheduler = Scheduler::new(2).unwrap();
+        let stop = AtomicBool::new(true);
+        let got = scheduler.run(
+            &Identity,
+            KernelLevel::Portable,
+            &[1, 2, 3],
+            Some(&stop),
+            &|_, _| {},
+        );
+        assert!(got.is_empty());
+    }
+
+    #[test]
+    fn thread_counts_out_of_range_are_refused() {
+        assert_eq!(Scheduler::new(0).err(), Some(PoolError::Threads(0)));
+        assert_eq!(
+            Scheduler::new(MAX_THREADS + 1).err(),
+            Some(PoolError::Threads(MAX_THREADS + 1))
+        );
+    }
+
+    #[test]
+    fn inside_a_pool_of_the_same_size_no_new_pool_is_built() {
+        let outer = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        outer.install(|| {
+            let scheduler = Scheduler::new(3).unwrap();
+            assert!(matches!(scheduler.pool, Pool::Callers));
+            let got = scheduler.run(&Identity, KernelLevel::Portable, &[5, 6], None, &|_, _| {});
+            assert_eq!(got.len(), 2);
+            assert!(matches!(Scheduler::new(2).unwrap().pool, Pool::Own(_)));
+        });
+    }
+}
