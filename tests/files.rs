@@ -17,7 +17,7 @@ struct Tmpfs {
 }
 
 impl Tmpfs {
-    fn mount(options: &str) -> Option<Tmpfs> {
+    fn mount(check: &str, options: &str) -> Option<Tmpfs> {
         let dir = tempfile::tempdir().ok()?;
         let mounted = std::process::Command::new("mount")
             .args(["-t", "tmpfs", "-o", options, "tmpfs"])
@@ -26,7 +26,7 @@ impl Tmpfs {
             .status()
             .is_ok_and(|s| s.success());
         if !mounted {
-            eprintln!("skipped: cannot mount a tmpfs here (needs root)");
+            common::skipped(check, "cannot mount a tmpfs here (needs root)");
             return None;
         }
         Some(Tmpfs { dir })
@@ -66,7 +66,7 @@ fn names(dir: &Path) -> Vec<String> {
 
 #[test]
 fn a_full_disk_never_ends_the_count_and_the_result_still_reaches_stdout() {
-    let Some(disk) = Tmpfs::mount("size=64k") else {
+    let Some(disk) = Tmpfs::mount("a full disk", "size=64k") else {
         return;
     };
     disk.fill();
@@ -118,7 +118,7 @@ fn a_full_disk_never_ends_the_count_and_the_result_still_reaches_stdout() {
 
 #[test]
 fn a_read_only_folder_is_refused_before_the_work() {
-    let Some(disk) = Tmpfs::mount("ro,size=64k") else {
+    let Some(disk) = Tmpfs::mount("a read-only folder", "ro,size=64k") else {
         return;
     };
     let started = Instant::now();

@@ -7,6 +7,7 @@
 
 use assert_cmd::Command;
 pub use nqueens::oracle::all_solutions;
+use serde_json::Value;
 use std::collections::BTreeSet;
 
 /// The `nqueens` binary, ready to be given arguments.
@@ -20,10 +21,12 @@ pub fn max_threads() -> usize {
     (128 * cpus).min(1024)
 }
 
-/// Says on stderr that a test did not run its check here, and why: a skipped check is
-/// never silent. (`cargo test` shows it with `--nocapture`, and always on failure.)
-pub fn skipped(test: &str, why: &str) {
-    eprintln!("SKIPPED {test}: {why}");
+/// Says that a check did not run here, and why, in the test run's own output: written to
+/// the process's stderr directly, past the test harness's capture, so a skipped check is
+/// never silent.
+pub fn skipped(check: &str, why: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "SKIPPED {check}: {why}");
 }
 
 /// A symmetry as a map of `(n, row, col)` to the image square.
@@ -91,4 +94,31 @@ pub fn is_solution(cols: &[usize]) -> bool {
         slots.iter().for_each(|&s| seen[s] = true);
         fresh
     })
+}
+
+/// The JSON lines a successful run prints on stdout.
+pub fn json_lines(args: &[&str]) -> Vec<Value> {
+    stdout_of(args)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
+        .collect()
+}
+
+/// What a successful run prints on stdout.
+pub fn stdout_of(args: &[&str]) -> String {
+    let out = nqueens()
+        .args(args)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(out).unwrap()
+}
+
+/// A solution printed as a list of columns.
+pub fn parse_list(line: &str) -> Vec<usize> {
+    line.split_whitespace()
+        .map(|t| t.parse().unwrap())
+        .collect()
 }

@@ -5,6 +5,7 @@ use crate::app::args::engine::EngineFlags;
 use crate::app::failure::Failure;
 use crate::app::report::{JsonCount, Seconds, timed_count};
 use crate::app::system::print_line;
+use nqueens::cpu::KernelLevel;
 use nqueens::verify::{Verdict, self_test, verdict};
 use nqueens::{Method, MethodChoice, Options};
 use serde::Serialize;
@@ -28,8 +29,9 @@ pub fn run(args: &VerifyArgs) -> Result<(), Failure> {
             Ok(checks) => print_line(
                 &mut out,
                 &format!(
-                    "self-test: {checks} checks passed in {:.2} s",
-                    started.elapsed().as_secs_f64()
+                    "self-test: {checks} checks passed in {:.2} s (kernels: {})",
+                    started.elapsed().as_secs_f64(),
+                    kernel_names()
                 ),
             ),
             Err(what) => Err(Failure::failed(format!("self-test failed: {what}"))),
@@ -145,6 +147,12 @@ fn cross_check(args: &VerifyArgs) -> Result<(), Failure> {
         )));
     }
     Ok(())
+}
+
+/// The kernel levels this CPU runs, as the self-test tried them.
+fn kernel_names() -> String {
+    let names: Vec<&str> = KernelLevel::available().iter().map(|k| k.name()).collect();
+    names.join(", ")
 }
 
 /// The engine flags of `verify`.

@@ -1,6 +1,7 @@
 //! The vector kernels' search, written once over a vector of lanes ([`Lanes`]) and built
-//! for each instruction set: AVX-512 with one register of 16 lanes, AVX2 with two registers
-//! of 8 (the files beside this one).
+//! for each instruction set (the files beside this one): AVX-512 with 16 lanes of 32 bits
+//! in one register, and 32 lanes in two for plans with 17 to 32 open columns; AVX2 with 16
+//! lanes of 16 bits in one register, for plans whose open columns span at most 16.
 //!
 //! The scalar search visits each accepted queen and computes, for that queen alone, the
 //! accepted squares of the next row. Here a row is expanded at once: lane `j` stands for a
@@ -10,7 +11,8 @@
 //! only the queens whose next row is not empty, and never visits the queens of the row
 //! above the second-to-last at all: their completions are counted from the vector
 //! directly. Same acceptance rule, same tree, same node count, with fewer instructions per
-//! node. A plan with more open columns than lanes goes to the scalar search.
+//! node. A plan that fits no vector this CPU has (on AVX2, one spanning more than 16
+//! columns: most plans from N = 19) goes to the scalar search.
 //!
 //! A step has no branch that depends on the board, so it never mispredicts, but each step
 //! waits on the one before. Each thread therefore steps several searches (walks) in turn,

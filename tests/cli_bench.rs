@@ -1,61 +1,10 @@
-//! `nqueens verify` and `nqueens bench`, as a user or a script runs them.
+//! `nqueens bench`: the workload's figures, comparisons, Markdown, and the ladder.
 
 mod common;
 
 use common::nqueens;
-
 use predicates::prelude::*;
 use serde_json::Value;
-
-#[test]
-fn verify_passes_a_range_and_closes_with_a_summary() {
-    nqueens()
-        .args(["verify", "1..12"])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("N =  8").and(predicate::str::contains("PASS")))
-        .stdout(predicate::str::ends_with("12 passed, 0 failed\n"));
-}
-
-#[test]
-fn verify_json_has_a_verdict_per_size() {
-    let out = nqueens()
-        .args(["verify", "7..9", "--json"])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let rows: Vec<Value> = String::from_utf8(out)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    assert_eq!(rows.len(), 3);
-    for row in rows {
-        assert_eq!(row["verdict"], "pass");
-        assert_eq!(row["identities_hold"], true);
-        assert!(row["total"].as_u64().unwrap() > 0);
-    }
-}
-
-#[test]
-fn verify_refuses_bad_ranges() {
-    nqueens()
-        .args(["verify", "0..5"])
-        .assert()
-        .code(2)
-        .stdout(predicate::str::is_empty());
-}
-
-#[test]
-fn the_self_test_passes_quickly() {
-    nqueens()
-        .args(["verify", "--self-test"])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("checks passed"));
-}
 
 #[test]
 fn bench_json_has_every_field() {

@@ -1,26 +1,9 @@
-//! The `nqueens` command line, as a user or a script runs it.
+//! `nqueens count`: the table, JSON, ranges, methods and kernels, bad input.
 
 mod common;
 
-use common::nqueens;
-
+use common::{json_lines, nqueens};
 use predicates::prelude::*;
-use serde_json::Value;
-
-fn json_lines(args: &[&str]) -> Vec<Value> {
-    let out = nqueens()
-        .args(args)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    String::from_utf8(out)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
-        .collect()
-}
 
 #[test]
 fn json_has_every_field() {
@@ -33,9 +16,45 @@ fn json_has_every_field() {
     assert_eq!(row["orbits"]["c8"], 1765);
     assert_eq!(row["orbits"]["c4"], 18);
     assert_eq!(row["orbits"]["c2"], 4);
+    assert_eq!(row["orbits"]["c1"], 0);
     assert!(row["nodes"].as_u64().unwrap() > 0);
-    assert!(row["seconds"].as_f64().unwrap() >= 0.0);
+    let seconds = row["seconds"].as_f64().unwrap();
+    assert!(seconds >= 0.0);
+    assert_eq!(row["total_seconds"].as_f64().unwrap(), seconds, "one run");
     assert_eq!(row["threads"], 2);
+    assert_eq!(row["subproblems"], 472, "N = 12 by halves: 472 row sets");
+    assert_eq!(row["split_depth"], 0);
+    assert_eq!(row["method"], "halves");
+    assert_eq!(row["kernel"], nqueens::cpu::KernelLevel::detect().name());
+    assert!(row["peak_memory_bytes"].as_u64().unwrap() > 1 << 20);
+    // Nothing more and nothing less: a new field needs a check here.
+    let mut fields: Vec<&str> = row
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(|k| k.as_str())
+        .collect();
+    fields.sort_unstable();
+    assert_eq!(
+        fields,
+        [
+            "kernel",
+            "method",
+            "n",
+            "nodes",
+            "orbits",
+            "peak_memory_bytes",
+            "seconds",
+            "split_depth",
+            "subproblems",
+            "threads",
+            "total",
+            "total_seconds",
+            "unique"
+        ]
+    );
+    let orbits = row["orbits"].as_object().unwrap();
+    assert_eq!(orbits.len(), 4);
 }
 
 #[test]
@@ -70,25 +89,6 @@ fn tiny_boards() {
         .map(|r| (r["total"].as_u64().unwrap(), r["unique"].as_u64().unwrap()))
         .collect();
     assert_eq!(got, [(1, 1), (0, 0), (0, 0)]);
-}
-
-#[test]
-fn completions_and_the_manual_come_from_the_binary() {
-    for shell in ["bash", "zsh", "fish"] {
-        let out = nqueens().args(["completions", shell]).assert().success();
-        let script = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
-        assert!(
-            script.contains("nqueens") && script.contains("checkpoint"),
-            "{shell}"
-        );
-    }
-    let out = nqueens().arg("man").assert().success();
-    let page = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
-    assert!(
-        page.starts_with(".ie") && page.contains(".TH nqueens 1"),
-        "{page}"
-    );
-    nqueens().args(["completions", "tcsh"]).assert().code(2);
 }
 
 #[test]
@@ -169,37 +169,6 @@ fn method_and_kernel_are_chosen_and_reported() {
             .code(2)
             .stderr(predicate::str::contains("not available on this CPU"));
     }
-}
-
-#[test]
-fn version_names_the_kernels_of_this_cpu() {
-    let best = nqueens::cpu::KernelLevel::detect().name();
-    nqueens()
-        .arg("--version")
-        .assert()
-        .success()
-        .stdout(predicate::str::contains(format!("fastest first: {best}")));
-}
-
-#[test]
-fn cross_check_counts_by_both_methods() {
-    let out = nqueens()
-        .args(["verify", "4..12", "--cross-check"])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8(out).unwrap();
-    assert!(text.contains("N = 12  backtrack 14200"), "{text}");
-    assert!(text.contains("halves 14200"), "{text}");
-    assert!(text.contains("9 passed, 0 failed"), "{text}");
-    let rows = json_lines(&["verify", "10..11", "--cross-check", "--json"]);
-    assert!(
-        rows.iter()
-            .all(|r| r["agree"] == true && r["verdict"] == "pass")
-    );
-    assert_eq!(rows[0]["halves"]["method"], "halves");
 }
 
 #[test]

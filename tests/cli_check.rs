@@ -1,0 +1,53 @@
+//! `nqueens check`: placements judged, and what is wrong named.
+
+mod common;
+
+use common::nqueens;
+use predicates::prelude::*;
+
+#[test]
+fn check_names_what_is_wrong() {
+    nqueens()
+        .args(["check", "1 3 0 2", "2,0,3,1"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("ok"));
+    let cases: &[(&str, &str)] = &[
+        ("1 3 1 2", "same column"),
+        ("0 1 3 2", "a diagonal"),
+        ("1 0 3 2", "an anti-diagonal"),
+        ("0 4 1", "off the board"),
+        (
+            "{\"n\":5,\"cols\":[1,3,0,2]}",
+            "4 queens for a board of side 5",
+        ),
+    ];
+    for (placement, message) in cases {
+        nqueens()
+            .args(["check", placement])
+            .assert()
+            .code(1)
+            .stdout(predicate::str::contains(*message));
+    }
+    nqueens()
+        .arg("check")
+        .write_stdin("1 3 0 2\n[2,0,3,1]\n")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("line 2: ok"));
+    nqueens()
+        .args(["check", "1 x 0"])
+        .assert()
+        .code(2)
+        .stdout(predicate::str::contains(
+            "argument 1: unreadable: 'x' is not a column",
+        ));
+    nqueens()
+        .args(["check", "--file", "/no/such/file"])
+        .assert()
+        .code(2);
+    nqueens()
+        .args(["check", "--n", "5", "1 3 0 2"])
+        .assert()
+        .code(1);
+}

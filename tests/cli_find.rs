@@ -1,0 +1,58 @@
+//! `nqueens find`: one checked solution for a large board.
+
+mod common;
+
+use common::{nqueens, parse_list, stdout_of};
+use predicates::prelude::*;
+
+#[test]
+fn find_gives_checked_solutions_for_large_boards() {
+    for n in ["100000", "1000003", "1234567"] {
+        let text = stdout_of(&["find", n]);
+        let cols = parse_list(text.trim());
+        assert_eq!(cols.len(), n.parse::<usize>().unwrap());
+        assert!(common::is_solution(&cols), "N = {n}");
+    }
+    let a = stdout_of(&["find", "5000", "--method", "min-conflicts", "--seed", "9"]);
+    assert!(common::is_solution(&parse_list(a.trim())));
+    assert_eq!(
+        a,
+        stdout_of(&["find", "5000", "--method", "min-conflicts", "--seed", "9"])
+    );
+    let r = stdout_of(&["find", "12", "--method", "random-restart", "--seed", "4"]);
+    assert!(common::is_solution(&parse_list(r.trim())));
+}
+
+#[test]
+fn find_refuses_what_it_cannot_do() {
+    for n in ["2", "3"] {
+        nqueens()
+            .args(["find", n])
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains("no solution"));
+    }
+    nqueens().args(["find", "0"]).assert().code(2);
+    nqueens()
+        .args(["find", "100", "--format", "board"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("64"));
+    nqueens()
+        .args([
+            "find",
+            "40",
+            "--method",
+            "random-restart",
+            "--max-steps",
+            "5",
+        ])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("--max-steps"));
+    nqueens()
+        .args(["find", "8", "--format", "summary"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("checked"));
+}
