@@ -28,7 +28,7 @@ impl std::fmt::Display for FindError {
             FindError::GaveUp { steps } => {
                 write!(
                     f,
-                    "no solution found within {} (raise --max-steps)",
+                    "no solution found within {}",
                     crate::words::plural(*steps, "step")
                 )
             }

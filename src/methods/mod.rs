@@ -117,7 +117,7 @@ impl Plan {
     /// How many sub-problems.
     pub fn len(&self) -> usize {
         match self {
-            Plan::Backtrack(split) => split.subproblems.len(),
+            Plan::Backtrack(split) => split.len(),
             Plan::Halves(join) => join.len(),
         }
     }

@@ -13,7 +13,7 @@ use std::io::{BufRead, BufReader, Read};
 
 pub fn run(args: &CheckArgs) -> Result<(), Failure> {
     let mut out = std::io::stdout().lock();
-    let mut tally = Tally::default();
+    let mut tally = Judgements::default();
     let mut report = |place: String, input: &[u8]| -> Result<(), Failure> {
         let line = match judge(input, args) {
             Judged::Blank => return Ok(()),
@@ -64,13 +64,13 @@ pub fn run(args: &CheckArgs) -> Result<(), Failure> {
 }
 
 #[derive(Default)]
-struct Tally {
+struct Judgements {
     read: usize,
     unreadable: usize,
     wrong: usize,
 }
 
-impl Tally {
+impl Judgements {
     fn verdict(&self) -> Result<(), Failure> {
         let of = |k: usize, what: &str| {
             format!(

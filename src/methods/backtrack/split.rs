@@ -93,6 +93,16 @@ impl Split {
         }
     }
 
+    /// How many sub-problems.
+    pub fn len(&self) -> usize {
+        self.subproblems.len()
+    }
+
+    /// Whether there are none (never: every board has a key).
+    pub fn is_empty(&self) -> bool {
+        self.subproblems.is_empty()
+    }
+
     /// Searches sub-problem `id`: its completions (not yet weighted) and nodes.
     pub fn solve(&self, id: usize) -> Tally {
         let (plan, start) = self.search(id);
