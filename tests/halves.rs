@@ -69,6 +69,45 @@ fn halves_match_the_table_for_n_16_to_19() {
 }
 
 #[test]
+fn every_kernel_level_counts_4_to_15_by_halves() {
+    for kernel in nqueens::cpu::KernelLevel::available() {
+        let options = Options {
+            threads: Some(2),
+            method: MethodChoice::Only(Method::Halves),
+            kernel: Some(kernel),
+            ..Options::default()
+        };
+        let engine = nqueens::Engine::new(&options).unwrap();
+        for n in 4..=15 {
+            let got = engine.count(n, &NoProgress).unwrap();
+            assert_eq!((got.method, got.kernel), (Method::Halves, kernel));
+            assert_matches_table(n, &got);
+        }
+    }
+}
+
+#[test]
+fn the_shard_partition_is_a_function_of_n_and_k() {
+    use nqueens::records::partition;
+    let engine = nqueens::Engine::new(&Options {
+        threads: Some(1),
+        method: MethodChoice::Only(Method::Halves),
+        ..Options::default()
+    })
+    .unwrap();
+    for (n, k) in [(12, 5), (15, 64)] {
+        // Two plans made apart, one of them with every slab built by counting it.
+        let (first, second) = (engine.prepare(n).unwrap(), engine.prepare(n).unwrap());
+        engine.run(&second, &Default::default(), &NoProgress);
+        let parts = partition(&first, k);
+        assert_eq!(parts, partition(&second, k), "N = {n}, K = {k}");
+        let mut ids: Vec<usize> = parts.concat();
+        ids.sort_unstable();
+        assert_eq!(ids, (0..first.len()).collect::<Vec<_>>());
+    }
+}
+
+#[test]
 fn the_smallest_boards_go_to_backtracking() {
     for n in 1..=3 {
         let got = by(Method::Halves, n, 1);

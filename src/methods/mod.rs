@@ -135,14 +135,6 @@ impl Plan {
         }
     }
 
-    /// A rough relative cost of sub-problem `id`, to balance shards.
-    pub fn estimated_cost(&self, id: usize) -> f64 {
-        match self {
-            Plan::Backtrack(split) => split.estimated_cost(id),
-            Plan::Halves(join) => join.estimated_cost(id),
-        }
-    }
-
     /// Nodes counted while splitting (not part of any sub-problem).
     pub fn prefix_nodes(&self) -> u64 {
         match self {

@@ -125,26 +125,6 @@ impl Join {
         }
     }
 
-    /// A rough relative cost of sub-problem `id`: the quadrant pairs its two halves test.
-    pub fn estimated_cost(&self, id: usize) -> f64 {
-        let g = &self.geometry;
-        let east_rows = self.row_sets[id];
-        let west_rows = east_rows ^ (((1u64 << g.n) - 1) as u32);
-        [(g.east(), east_rows), (g.west(), west_rows)]
-            .iter()
-            .map(|&(half, rows)| {
-                let (north_rows, south_rows) = (rows & ((1 << g.west) - 1), rows >> g.west);
-                let all_columns = (1u32 << half.width) - 1;
-                let mut pairs = 0f64;
-                for_each_subset(half.width, north_rows.count_ones(), |columns| {
-                    pairs += self.table.pieces(north_rows, columns).len() as f64
-                        * self.table.pieces(south_rows, all_columns ^ columns).len() as f64;
-                });
-                pairs
-            })
-            .sum()
-    }
-
     /// Bytes held by the shared table.
     pub fn heap_bytes(&self) -> u64 {
         self.table.heap_bytes() + self.row_sets.len() as u64 * 4
@@ -317,6 +297,27 @@ mod tests {
                     "n = {n}, {kernel:?}"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn a_row_set_counts_the_same_with_the_whole_table_built_or_only_its_slabs() {
+        let n = 13;
+        let warm = Join::new(n, None).unwrap();
+        let mut scratch = warm.scratch(KernelLevel::Portable);
+        // Build every slab first, by counting everything once.
+        let all: Vec<Tally> = (0..warm.len())
+            .map(|id| warm.solve(id, &mut scratch))
+            .collect();
+        let full_bytes = warm.heap_bytes();
+        for id in [0, 7, warm.len() / 2, warm.len() - 1] {
+            let cold = Join::new(n, None).unwrap();
+            let mut scratch = cold.scratch(KernelLevel::Portable);
+            assert_eq!(cold.solve(id, &mut scratch), all[id], "row set {id}");
+            assert!(
+                cold.heap_bytes() < full_bytes,
+                "only the slabs of row set {id}"
+            );
         }
     }
 

@@ -50,9 +50,11 @@
 //!
 //! # Sub-problems
 //! Sub-problem `i` is the `i`-th counted row set in increasing order: a pure function of
-//! `n`. The quadrant table is shared read-only; each thread keeps its own buffers for
-//! the keys of the row set it is counting.
-
+//! `n`. The quadrant table is shared by the workers and built by need, one slab of pieces
+//! per quadrant row set, the first time a row set asks for it: a shard of a few row sets
+//! builds a few slabs (N = 23, one of 200,000 shards: 1 s and 275 MB, where the whole
+//! table takes 5 GB). Each worker keeps its own buffers for the keys of the row set it is
+//! counting.
 //!
 //! # Files
 //! [`geometry`] says where halves, quadrants and keys lie; [`quadrants`] holds the table of

@@ -7,11 +7,24 @@
 //! sets in the square's own coordinates: for a queen on local row `r` and column `c`,
 //! bit `r + c` of the first and bit `r - c + side - 1` of the second.
 
-/// The placements of one square, grouped by (rows, columns).
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The placements of one square, grouped by (rows, columns), built by need: one slab per
+/// set of rows, made the first time a count asks for it (by whichever worker asks) and
+/// kept, read-only, for the rest of the run. A shard builds only the slabs its row sets
+/// touch, so its start-up and memory follow its own work, not the whole board's.
 pub struct QuadrantTable {
     side: u32,
-    /// `offsets[cell] .. offsets[cell + 1]` are the placements of `cell = rows << side |
-    /// columns` in `pieces`.
+    /// Slab `rows` holds the placements on exactly those (local) rows.
+    slabs: Vec<OnceLock<Slab>>,
+    /// Bytes of the slabs built so far.
+    built: AtomicU64,
+}
+
+/// The placements on one set of rows, grouped by their columns.
+struct Slab {
+    /// `offsets[columns] .. offsets[columns + 1]` are the placements on these columns.
     offsets: Vec<u32>,
     /// Each placement's diagonal sets: `d1 | d2 << 32`.
     pieces: Vec<u64>,
@@ -42,47 +55,37 @@ const PLACEMENTS: [u64; 13] = [
 const GROWTH_LOWER_BOUND: u64 = 9;
 
 impl QuadrantTable {
-    /// The largest side this build tabulates (its placement count is known, and its
+    /// The largest side this build tabulates (its placement count is known, and a slab's
     /// offsets fit `u32`).
     pub const MAX_SIDE: u32 = PLACEMENTS.len() as u32 - 1;
 
-    /// Builds the table of the `side` x `side` square (`side <= MAX_SIDE`).
+    /// The table of the `side` x `side` square (`side <= MAX_SIDE`), with no slab built.
     pub fn new(side: u32) -> QuadrantTable {
-        assert!(
-            (side as usize) < PLACEMENTS.len(),
-            "side {side} is too large"
-        );
-        let cells = 1usize << (2 * side);
-        // First pass: how many placements each cell has; then each cell's end position.
-        let mut offsets = vec![0u32; cells + 1];
-        place(side, 0, Piece::default(), &mut |p| {
-            offsets[p.cell(side)] += 1
-        });
-        let mut end = 0u32;
-        for slot in offsets.iter_mut() {
-            end += *slot;
-            *slot = end;
-        }
-        // Second pass: fill each cell from its end; the offsets end up at the starts.
-        let mut pieces = vec![0u64; end as usize];
-        place(side, 0, Piece::default(), &mut |p| {
-            let slot = &mut offsets[p.cell(side)];
-            *slot -= 1;
-            pieces[*slot as usize] = u64::from(p.d1) | u64::from(p.d2) << 32;
-        });
-        assert_eq!(pieces.len() as u64, PLACEMENTS[side as usize]);
+        assert!(side <= Self::MAX_SIDE, "side {side} is too large");
         QuadrantTable {
             side,
-            offsets,
-            pieces,
+            slabs: (0..1usize << side).map(|_| OnceLock::new()).collect(),
+            built: AtomicU64::new(0),
         }
     }
 
     /// The placements that use exactly these rows and columns (local bit sets).
     #[inline]
     pub fn pieces(&self, rows: u32, columns: u32) -> &[u64] {
-        let cell = ((rows << self.side) | columns) as usize;
-        &self.pieces[self.offsets[cell] as usize..self.offsets[cell + 1] as usize]
+        let slab = self.slab(rows);
+        let columns = columns as usize;
+        &slab.pieces[slab.offsets[columns] as usize..slab.offsets[columns + 1] as usize]
+    }
+
+    /// The slab of `rows`, built now if no one has yet.
+    #[inline]
+    fn slab(&self, rows: u32) -> &Slab {
+        self.slabs[rows as usize].get_or_init(|| {
+            let slab = Slab::build(self.side, rows);
+            let bytes = slab.pieces.len() * 8 + slab.offsets.len() * 4;
+            self.built.fetch_add(bytes as u64, Ordering::Relaxed);
+            slab
+        })
     }
 
     /// Bytes the table of this side takes; for sides beyond the counted ones, a lower
@@ -99,44 +102,63 @@ impl QuadrantTable {
             .saturating_add(4u64 << (2 * side.min(31)))
     }
 
-    /// Bytes this table takes.
+    /// Bytes the slabs built so far take.
     pub fn heap_bytes(&self) -> u64 {
-        (self.pieces.len() * 8 + self.offsets.len() * 4) as u64
+        self.built.load(Ordering::Relaxed) + (self.slabs.len() * size_of::<OnceLock<Slab>>()) as u64
+    }
+}
+
+impl Slab {
+    /// Every placement on exactly `rows`: counted per column set, then filled in place.
+    fn build(side: u32, rows: u32) -> Slab {
+        let mut offsets = vec![0u32; (1 << side) + 1];
+        place(side, rows, 0, Piece::default(), &mut |p| {
+            offsets[p.columns as usize] += 1
+        });
+        let mut end = 0u32;
+        for slot in offsets.iter_mut() {
+            end += *slot;
+            *slot = end;
+        }
+        // Fill each column set from its end; the offsets end up at the starts.
+        let mut pieces = vec![0u64; end as usize];
+        place(side, rows, 0, Piece::default(), &mut |p| {
+            let slot = &mut offsets[p.columns as usize];
+            *slot -= 1;
+            pieces[*slot as usize] = u64::from(p.d1) | u64::from(p.d2) << 32;
+        });
+        Slab { offsets, pieces }
     }
 }
 
 /// A placement under construction.
 #[derive(Clone, Copy, Default)]
 struct Piece {
-    rows: u32,
     columns: u32,
     d1: u32,
     d2: u32,
 }
 
-impl Piece {
-    fn cell(&self, side: u32) -> usize {
-        ((self.rows << side) | self.columns) as usize
-    }
-}
-
-/// Calls `emit` with every placement that extends `piece` on rows `row..side`.
-fn place(side: u32, row: u32, piece: Piece, emit: &mut dyn FnMut(Piece)) {
+/// Calls `emit` with every placement that extends `piece` with one queen on each row of
+/// `rows` from `row` on, and none on the others.
+fn place(side: u32, rows: u32, row: u32, piece: Piece, emit: &mut dyn FnMut(Piece)) {
     if row == side {
         emit(piece);
         return;
     }
-    place(side, row + 1, piece, emit);
+    if rows & 1 << row == 0 {
+        place(side, rows, row + 1, piece, emit);
+        return;
+    }
     for column in 0..side {
         let (d1, d2) = (1 << (row + column), 1 << (row + side - 1 - column));
         if piece.columns & 1 << column == 0 && piece.d1 & d1 == 0 && piece.d2 & d2 == 0 {
             let next = Piece {
-                rows: piece.rows | 1 << row,
                 columns: piece.columns | 1 << column,
                 d1: piece.d1 | d1,
                 d2: piece.d2 | d2,
             };
-            place(side, row + 1, next, emit);
+            place(side, rows, row + 1, next, emit);
         }
     }
 }
@@ -196,6 +218,41 @@ mod tests {
             got.sort_unstable();
             assert_eq!(got, want, "side {side}");
         }
+    }
+
+    #[test]
+    fn slabs_built_by_need_hold_the_whole_table_up_to_side_8() {
+        for side in 1..=8 {
+            let table = QuadrantTable::new(side);
+            let mut pieces = 0u64;
+            for rows in 0..1u32 << side {
+                let before = table.heap_bytes();
+                for columns in 0..1u32 << side {
+                    let cell = table.pieces(rows, columns);
+                    pieces += cell.len() as u64;
+                    // Every piece of the cell uses exactly these columns: the diagonals
+                    // of a queen on (r, c) are r + c and r - c + side - 1.
+                    for &p in cell {
+                        let (d1, d2) = (p as u32, (p >> 32) as u32);
+                        assert_eq!(d1.count_ones(), columns.count_ones());
+                        assert_eq!(d2.count_ones(), rows.count_ones());
+                    }
+                }
+                assert!(table.heap_bytes() > before, "slab {rows:b} built once");
+            }
+            assert_eq!(pieces, PLACEMENTS[side as usize], "side {side}");
+        }
+    }
+
+    #[test]
+    fn a_slab_is_built_only_when_asked_for() {
+        let table = QuadrantTable::new(10);
+        let empty = table.heap_bytes();
+        table.pieces(0b1011, 0b110100);
+        let one = table.heap_bytes() - empty;
+        table.pieces(0b1011, 0b111);
+        assert_eq!(table.heap_bytes() - empty, one, "the same slab");
+        assert!(table.slabs.iter().filter(|s| s.get().is_some()).count() == 1);
     }
 
     #[test]
