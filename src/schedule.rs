@@ -28,6 +28,10 @@ pub const MAX_THREADS: usize = 1024;
 /// A method's worker loop: solves the sub-problem ids `next` hands out until it returns
 /// `None`, calling `done` with each id and its tally as it finishes (in any order). Each
 /// call is one worker: the scratch it needs is its own.
+///
+/// A solver whose sub-problems can run long asks `halted` now and then inside them, and
+/// once it says so returns at once, leaving the unfinished ones unreported: a stopped run
+/// keeps every finished sub-problem and waits for none.
 pub trait Solver: Sync {
     /// Solves ids from `next` with the kernel level `kernel`, reporting each to `done`.
     fn solve_all(
@@ -35,6 +39,7 @@ pub trait Solver: Sync {
         kernel: KernelLevel,
         next: &mut dyn FnMut() -> Option<usize>,
         done: &mut dyn FnMut(usize, Tally),
+        halted: &dyn Fn() -> bool,
     );
 }
 
@@ -89,8 +94,9 @@ impl Scheduler {
 
     /// Solves the sub-problems `ids` with `solver`, one worker per thread, and returns
     /// each finished id with its tally (in no particular order). Once `stop` is set no
-    /// further id is handed out, so a stopped run returns those that finished; each is
-    /// also passed to `finished` as it finishes.
+    /// further id is handed out and the solvers abandon the ones in hand, so a stopped run
+    /// returns at once with those that finished; each is also passed to `finished` as it
+    /// finishes.
     pub fn run(
         &self,
         solver: &dyn Solver,
@@ -100,12 +106,13 @@ impl Scheduler {
         finished: &(dyn Fn(usize, Tally) + Sync),
     ) -> Vec<(usize, Tally)> {
         let cursor = Cursor::new(ids.len());
+        let halted = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
         let worker = |_: rayon::BroadcastContext<'_>| {
             let mut results = Vec::new();
             solver.solve_all(
                 kernel,
                 &mut || {
-                    if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+                    if halted() {
                         return None;
                     }
                     cursor.next().map(|i| ids[i])
@@ -114,6 +121,7 @@ impl Scheduler {
                     finished(id, tally);
                     results.push((id, tally));
                 },
+                &halted,
             );
             results
         };
@@ -159,6 +167,7 @@ mod tests {
             _: KernelLevel,
             next: &mut dyn FnMut() -> Option<usize>,
             done: &mut dyn FnMut(usize, Tally),
+            _: &dyn Fn() -> bool,
         ) {
             while let Some(id) = next() {
                 done(

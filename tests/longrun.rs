@@ -402,3 +402,68 @@ fn outputs_that_cannot_be_written_are_refused_before_the_work() {
         "refused before counting"
     );
 }
+
+/// Sends `signal` to a count of N = 28 (sub-problems of hours each) once it runs, and
+/// checks it stops at once with the shell's status, its checkpoint saved and its lock
+/// gone.
+fn a_huge_count_stops_on(signal: &str, status: i32) {
+    let dir = tempfile::tempdir().unwrap();
+    let cp = dir.path().join("run.json");
+    let child = spawn(
+        &[
+            "count",
+            "28",
+            "--threads",
+            "2",
+            "--checkpoint-every",
+            "100ms",
+        ],
+        &cp,
+    );
+    wait_for(&cp);
+    let sent = std::time::Instant::now();
+    std::process::Command::new("kill")
+        .args([&format!("-{signal}"), &child.id().to_string()])
+        .status()
+        .unwrap();
+    // A liveness bound, not a timing: before the kernels looked at the flag, N = 28 never
+    // stopped at all.
+    let out = child.wait_with_output().unwrap();
+    let waited = sent.elapsed();
+    assert!(
+        waited < Duration::from_secs(20),
+        "{signal}: stopped after {waited:?}"
+    );
+    assert_eq!(out.status.code(), Some(status), "{signal}: {out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("stopping"), "{signal}: {stderr}");
+    assert!(
+        stderr.contains("saved; run the same command again"),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty(), "no partial result on stdout");
+    let saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&cp).unwrap()).unwrap();
+    assert_eq!(saved["n"], 28);
+    let mut left: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["run.json"], "no lock or temporary file is left");
+}
+
+#[test]
+fn sigint_stops_a_count_of_28_at_once_and_saves_it() {
+    a_huge_count_stops_on("INT", 130);
+}
+
+#[test]
+fn sigterm_stops_a_count_of_28_at_once_and_saves_it() {
+    a_huge_count_stops_on("TERM", 143);
+}
+
+#[test]
+fn sighup_stops_a_count_of_28_at_once_and_saves_it() {
+    a_huge_count_stops_on("HUP", 129);
+}

@@ -4,6 +4,7 @@
 //! stderr is not a terminal or `--quiet` is given. The ETA appears only once enough work
 //! has finished for the rate to mean something.
 
+use crate::app::system::say;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use nqueens::Progress;
 use std::io::IsTerminal;
@@ -67,7 +68,7 @@ impl Bar {
 
     /// A line on stderr that does not tear the bar.
     pub fn note(&self, line: &str) {
-        self.bar.suspend(|| eprintln!("{line}"));
+        self.bar.suspend(|| say(line));
     }
 
     pub fn finish(&self) {
@@ -89,10 +90,10 @@ impl Bar {
         let elapsed = self.started.elapsed().as_secs_f64();
         let rate = done as f64 / elapsed.max(1e-9);
         let eta = total.saturating_sub(done) as f64 / rate.max(1e-9);
-        eprintln!(
+        say(&format!(
             "{}: {done}/{total} sub-problems, {elapsed:.0} s elapsed, {rate:.1}/s, ETA {eta:.0} s",
             self.bar.prefix()
-        );
+        ));
     }
 }
 

@@ -133,6 +133,13 @@ pub fn print_line(out: &mut impl Write, line: &str) -> Result<(), Failure> {
     quiet_on_broken_pipe(writeln!(out, "{line}").and_then(|()| out.flush()))
 }
 
+/// Writes a line to stderr for a person to read. A terminal that is gone (closed after
+/// SIGHUP, say) is no reason to stop: the line is dropped, unlike `eprintln!`, which
+/// would panic.
+pub fn say(line: &str) {
+    let _ = writeln!(io::stderr(), "{line}");
+}
+
 /// Writes bytes to stdout and flushes them (see [`quiet_on_broken_pipe`]).
 pub fn print_bytes(bytes: &[u8]) -> Result<(), Failure> {
     let mut out = io::stdout().lock();

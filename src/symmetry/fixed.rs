@@ -144,6 +144,8 @@ impl Solver for FixedSearches {
         _: KernelLevel,
         next: &mut dyn FnMut() -> Option<usize>,
         done: &mut dyn FnMut(usize, Tally),
+        // Each search is a small fraction of a second, even at N = 32.
+        _: &dyn Fn() -> bool,
     ) {
         while let Some(id) = next() {
             done(id, self.solve(id));

@@ -141,6 +141,7 @@ impl Solver for Split {
         kernel: KernelLevel,
         next: &mut dyn FnMut() -> Option<usize>,
         done: &mut dyn FnMut(usize, Tally),
+        halted: &dyn Fn() -> bool,
     ) {
         count_stream(
             kernel,
@@ -150,6 +151,7 @@ impl Solver for Split {
                 Some((id, plan, start))
             },
             done,
+            halted,
         );
     }
 }

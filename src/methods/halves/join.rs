@@ -253,6 +253,9 @@ impl Solver for Join {
         kernel: KernelLevel,
         next: &mut dyn FnMut() -> Option<usize>,
         done: &mut dyn FnMut(usize, Tally),
+        // A row set takes at most about a second (N = 24), so the scheduler's look
+        // between row sets is soon enough.
+        _: &dyn Fn() -> bool,
     ) {
         let mut scratch = self.scratch(kernel);
         while let Some(id) = next() {

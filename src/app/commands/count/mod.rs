@@ -13,7 +13,7 @@ use crate::app::failure::Failure;
 use crate::app::output::{check_writable, write_atomically};
 use crate::app::progress::Bar;
 use crate::app::report::{Seconds, print_count, print_header};
-use crate::app::system::print_line;
+use crate::app::system::{print_line, say};
 use longrun::{CheckpointLock, Checkpointer, Layout, Saved, Shard, load_checkpoint, shard_result};
 use nqueens::records::Checksummed;
 use nqueens::{Engine, Plan, Progress, Tally, Work};
@@ -103,10 +103,10 @@ pub fn run(args: &CountArgs) -> Result<(), Failure> {
                 }
                 print_count(&mut out, &count, ran.seconds, args.json)?;
                 if ran.seconds.total > ran.seconds.run && !args.json {
-                    eprintln!(
+                    say(&format!(
                         "N = {n}: {:.3} s in this run, {:.3} s over every run of the checkpoint",
                         ran.seconds.run, ran.seconds.total
-                    );
+                    ));
                 }
             }
         }

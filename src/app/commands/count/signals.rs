@@ -1,39 +1,70 @@
-//! Stopping a count cleanly: Ctrl-C and SIGTERM ask the run to stop between
-//! sub-problems, so that it saves its checkpoint and says what it kept.
+//! Stopping a count cleanly. Ctrl-C (SIGINT), SIGTERM and SIGHUP (the terminal closed)
+//! ask the run to stop: it says so at once, abandons the sub-problems in hand (the
+//! kernels look at the flag every few microseconds, however long a sub-problem is),
+//! saves its checkpoint and reports what it kept. A second signal ends the process at
+//! once, keeping only what was saved before.
 
 use crate::app::failure::Failure;
+use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+use signal_hook::iterator::Signals;
+use std::io::Write;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
-/// Ctrl-C and SIGTERM set `stop`: the run ends between sub-problems, saving its checkpoint.
+/// The stop flag a run checks, and the signal that set it.
 pub struct Stop {
     pub stop: Arc<AtomicBool>,
-    term: Arc<AtomicBool>,
+    signal: Arc<AtomicI32>,
 }
 
 impl Stop {
+    /// Watches for the signals on a thread of its own for the rest of the process.
     pub fn on_signals() -> Result<Stop, Failure> {
         let stop = Stop {
             stop: Arc::new(AtomicBool::new(false)),
-            term: Arc::new(AtomicBool::new(false)),
+            signal: Arc::new(AtomicI32::new(0)),
         };
-        for (signal, flag) in [
-            (signal_hook::consts::SIGINT, &stop.stop),
-            (signal_hook::consts::SIGTERM, &stop.stop),
-            (signal_hook::consts::SIGTERM, &stop.term),
-        ] {
-            signal_hook::flag::register(signal, Arc::clone(flag))
-                .map_err(|e| Failure::usage(format!("cannot handle signals: {e}")))?;
-        }
+        let mut signals = Signals::new([SIGINT, SIGTERM, SIGHUP])
+            .map_err(|e| Failure::usage(format!("cannot handle signals: {e}")))?;
+        let (flag, which) = (Arc::clone(&stop.stop), Arc::clone(&stop.signal));
+        std::thread::Builder::new()
+            .name("nqueens-signals".into())
+            .spawn(move || {
+                for signal in signals.forever() {
+                    if flag.load(Ordering::SeqCst) {
+                        // The second signal: no more waiting.
+                        std::process::exit(128 + signal);
+                    }
+                    which.store(signal, Ordering::SeqCst);
+                    flag.store(true, Ordering::SeqCst);
+                    // The terminal may be gone (SIGHUP): a failed write is no error.
+                    let _ = writeln!(
+                        std::io::stderr(),
+                        "\nnqueens: {}: stopping, keeping every finished sub-problem \
+                         (send it again to quit at once, keeping only what is saved)",
+                        name(signal)
+                    );
+                }
+            })
+            .map_err(|e| Failure::usage(format!("cannot handle signals: {e}")))?;
         Ok(stop)
     }
 
-    /// The shell's status for the signal that stopped the run.
+    /// The shell's status for the signal that stopped the run: 128 + its number (130
+    /// for SIGINT, 143 for SIGTERM, 129 for SIGHUP).
     pub fn status(&self) -> u8 {
-        if self.term.load(Ordering::Relaxed) {
-            143
-        } else {
-            130
+        match self.signal.load(Ordering::SeqCst) {
+            0 => 130,
+            signal => (128 + signal) as u8,
         }
+    }
+}
+
+fn name(signal: i32) -> &'static str {
+    match signal {
+        SIGINT => "interrupted (SIGINT)",
+        SIGTERM => "terminated (SIGTERM)",
+        SIGHUP => "hung up (SIGHUP)",
+        _ => "signalled",
     }
 }

@@ -164,9 +164,10 @@ impl Lanes for __m256i {
 pub(super) fn count_stream<'a>(
     next_job: impl FnMut() -> Option<(usize, &'a RowPlan, Frame)>,
     done: impl FnMut(usize, Tally),
+    halted: &dyn Fn() -> bool,
 ) {
     // SAFETY: compiled with the features `__m256i`'s lanes use; the caller checked the CPU.
     // No wider layout pays on AVX2 (two registers of 32-bit lanes ran no faster than the
     // scalar search): plans spanning more than 16 columns go to the scalar search.
-    unsafe { lanes::count_stream::<__m256i, __m256i>(next_job, done) }
+    unsafe { lanes::count_stream::<__m256i, __m256i>(next_job, done, halted) }
 }

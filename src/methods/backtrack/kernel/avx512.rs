@@ -250,7 +250,8 @@ impl Lanes for Wide {
 pub(super) fn count_stream<'a>(
     next_job: impl FnMut() -> Option<(usize, &'a RowPlan, Frame)>,
     done: impl FnMut(usize, Tally),
+    halted: &dyn Fn() -> bool,
 ) {
     // SAFETY: compiled with the features `__m512i`'s lanes use; the caller checked the CPU.
-    unsafe { lanes::count_stream::<__m512i, Wide>(next_job, done) }
+    unsafe { lanes::count_stream::<__m512i, Wide>(next_job, done, halted) }
 }

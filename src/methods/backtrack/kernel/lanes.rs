@@ -21,7 +21,8 @@
 //! Everything here is `#[inline(always)]` and reaches the CPU's instructions only through
 //! [`Lanes`]: each entry point, compiled with its target features, inlines all of it.
 
-use super::scalar::count_scalar;
+use super::scalar::count_until;
+use crate::cpu::KernelLevel;
 use crate::methods::backtrack::row_plan::{Frame, Level, MAX_N, RowPlan, first_row};
 use crate::tally::Tally;
 use std::collections::VecDeque;
@@ -260,6 +261,9 @@ impl<'a, V: Lanes> Walk<'a, V> {
 /// How many walks one thread interleaves.
 const WALKS: usize = 4;
 
+/// Turns of the walks between two looks at `halted`: some tens of microseconds of work.
+const POLL_EVERY: u32 = 1 << 12;
+
 /// A search a vector kernel takes: a plan, a start on it with at least three free rows
 /// left, the start row's accepted squares, the columns open anywhere in the plan and the
 /// shift of its masks into lane space.
@@ -329,13 +333,19 @@ unsafe fn turn<'a, X: Lanes>(
 /// by the scalar search. All walks are stepped in turn, so that one's latency hides behind
 /// the others' work. A job of the other width waits in a short queue: each width pulls
 /// new jobs only while the other's queue is shorter than [`WALKS`].
+///
+/// Once `halted` says so (it is asked every [`POLL_EVERY`] turns), the stream returns at
+/// once: the jobs in flight are abandoned, unreported.
 #[inline(always)]
 pub(super) unsafe fn count_stream<'a, V: Lanes, W: Lanes>(
     mut next_job: impl FnMut() -> Option<(usize, &'a RowPlan, Frame)>,
     mut done: impl FnMut(usize, Tally),
+    halted: &dyn Fn() -> bool,
 ) {
     let mut queues: [VecDeque<(usize, Job<'a>)>; 2] = [VecDeque::new(), VecDeque::new()];
     let mut exhausted = false;
+    // Set when a job the scalar search took was abandoned: the stream ends.
+    let abandoned = std::cell::Cell::new(false);
     // Pulls jobs until `width`'s queue has one, the other queue is full, or none are left.
     let mut refill = |queues: &mut [VecDeque<(usize, Job<'a>)>; 2],
                       width: usize,
@@ -347,7 +357,14 @@ pub(super) unsafe fn count_stream<'a, V: Lanes, W: Lanes>(
             };
             match Job::new::<V, W>(plan, start) {
                 Some((fits, job)) => queues[fits].push_back((id, job)),
-                None => done(id, count_scalar(plan, &start)),
+                None => match count_until(KernelLevel::Portable, plan, &start, halted) {
+                    Some(tally) => done(id, tally),
+                    None => {
+                        abandoned.set(true);
+                        exhausted = true;
+                        break;
+                    }
+                },
             }
         }
     };
@@ -361,7 +378,15 @@ pub(super) unsafe fn count_stream<'a, V: Lanes, W: Lanes>(
         let mut wide: [Walk<W>; WALKS] = std::array::from_fn(|_| Walk::idle(plan));
         let mut ids = [[None; WALKS]; 2];
         let mut wide_working = 0;
+        let mut until_poll = POLL_EVERY;
         loop {
+            until_poll -= 1;
+            if until_poll == 0 {
+                if halted() {
+                    return;
+                }
+                until_poll = POLL_EVERY;
+            }
             // Only the narrow walks pull new jobs; wide ones wait in their queue.
             let narrow_working = turn(
                 &mut narrow,
@@ -376,7 +401,7 @@ pub(super) unsafe fn count_stream<'a, V: Lanes, W: Lanes>(
             if wide_working > 0 || !queues[1].is_empty() {
                 wide_working = turn(&mut wide, &mut ids[1], |_| queues[1].pop_front(), done);
             }
-            if narrow_working + wide_working == 0 {
+            if narrow_working + wide_working == 0 || abandoned.get() {
                 return;
             }
         }

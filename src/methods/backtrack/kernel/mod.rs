@@ -22,7 +22,7 @@ pub mod scalar;
 use super::row_plan::{Frame, RowPlan};
 use crate::cpu::KernelLevel;
 use crate::tally::Tally;
-use scalar::count_with;
+use scalar::count_until;
 
 /// Counts every completion of `start` on `plan`: the same tally as [`scalar::count_scalar`], by
 /// the fastest kernel this build has.
@@ -33,6 +33,7 @@ pub fn count_completions(plan: &RowPlan, start: &Frame) -> Tally {
         KernelLevel::detect(),
         || job.take(),
         |_, found| tally = found,
+        &|| false,
     );
     tally
 }
@@ -44,10 +45,16 @@ pub fn count_completions(plan: &RowPlan, start: &Frame) -> Tally {
 /// With the vector kernels (AVX-512, AVX2) several searches share the thread and hide
 /// each other's latency, so one call should be given many jobs; the portable kernel is
 /// [`scalar::count_scalar`] job by job.
+///
+/// `halted` is asked now and then (every few microseconds of work, never per node): once
+/// it says so, the stream returns, and the jobs still in flight are abandoned without a
+/// report. So a stop never waits for a search, however long (a sub-problem of N = 28 runs
+/// for hours).
 pub fn count_stream<'a>(
     kernel: KernelLevel,
     mut next_job: impl FnMut() -> Option<(usize, &'a RowPlan, Frame)>,
     mut done: impl FnMut(usize, Tally),
+    halted: &dyn Fn() -> bool,
 ) {
     assert!(
         kernel.is_available(),
@@ -56,13 +63,16 @@ pub fn count_stream<'a>(
     match kernel {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: the CPU has AVX-512 F and BW (checked above).
-        KernelLevel::Avx512 => unsafe { avx512::count_stream(&mut next_job, &mut done) },
+        KernelLevel::Avx512 => unsafe { avx512::count_stream(&mut next_job, &mut done, halted) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: the CPU has AVX2, BMI1/2, POPCNT and LZCNT (checked above).
-        KernelLevel::Avx2 => unsafe { avx2::count_stream(&mut next_job, &mut done) },
+        KernelLevel::Avx2 => unsafe { avx2::count_stream(&mut next_job, &mut done, halted) },
         _ => {
             while let Some((id, plan, start)) = next_job() {
-                done(id, count_with(kernel, plan, &start));
+                match count_until(kernel, plan, &start, halted) {
+                    Some(tally) => done(id, tally),
+                    None => return,
+                }
             }
         }
     }
@@ -70,7 +80,7 @@ pub fn count_stream<'a>(
 
 #[cfg(test)]
 mod tests {
-    use super::scalar::count_scalar;
+    use super::scalar::{count_scalar, count_with};
     use super::*;
 
     /// The plain n-queens problem as a plan: every row free, nothing blocked.
@@ -212,6 +222,7 @@ mod tests {
             |id, tally| {
                 assert!(out[id].replace(tally).is_none(), "job {id} finished twice");
             },
+            &|| false,
         );
         out.into_iter()
             .enumerate()
@@ -289,11 +300,41 @@ mod tests {
     }
 
     #[test]
+    fn a_halted_stream_abandons_its_searches_at_once() {
+        // N = 18 on one thread takes many seconds; halted, it must end in microseconds
+        // and report nothing of the search it abandoned. Small jobs finished before the
+        // halt are reported, and right.
+        let big = open_board(18);
+        let small = open_board(8);
+        for kernel in kernels_here() {
+            let mut jobs = vec![(0, &small), (1, &big), (2, &small)].into_iter();
+            let asked = std::cell::Cell::new(0u32);
+            let mut reported = Vec::new();
+            count_stream(
+                kernel,
+                || jobs.next().map(|(id, plan)| (id, plan, Frame::default())),
+                |id, tally| reported.push((id, tally.solutions)),
+                &|| {
+                    asked.set(asked.get() + 1);
+                    asked.get() > 3
+                },
+            );
+            assert!(
+                reported
+                    .iter()
+                    .all(|&(id, solutions)| id != 1 && solutions == 92)
+            );
+            assert!(asked.get() > 3, "{kernel}: the search looked at the flag");
+        }
+    }
+
+    #[test]
     fn an_empty_stream_finishes_nothing() {
         count_stream(
             KernelLevel::Portable,
             || None,
             |id, _| panic!("job {id} finished"),
+            &|| false,
         );
     }
 }

@@ -5,17 +5,32 @@ use crate::cpu::KernelLevel;
 use crate::methods::backtrack::row_plan::{Frame, MAX_N, RowPlan, first_row, small_count};
 use crate::tally::Tally;
 
+/// How many times the search backs up a row between two looks at `halted`: a few
+/// microseconds of work, so a stop is seen at once and the look costs nothing.
+const POLL_EVERY: u32 = 1 << 14;
+
 /// Counts every completion of `start` on `plan` with the scalar search compiled for
 /// `kernel`'s level (the vector kernels need streams: one job runs the AVX2 scalar build).
 pub fn count_with(kernel: KernelLevel, plan: &RowPlan, start: &Frame) -> Tally {
+    count_until(kernel, plan, start, &|| false).expect("never halted")
+}
+
+/// [`count_with`], abandoned (`None`) as soon as `halted` says so: it is asked every
+/// [`POLL_EVERY`] rows backed up, so even a search of hours stops within microseconds.
+pub fn count_until(
+    kernel: KernelLevel,
+    plan: &RowPlan,
+    start: &Frame,
+    halted: &dyn Fn() -> bool,
+) -> Option<Tally> {
     match first_row(plan, start) {
         #[cfg(target_arch = "x86_64")]
         Some(first) if kernel >= KernelLevel::Avx2 && KernelLevel::Avx2.is_available() => {
             // SAFETY: the CPU has the AVX2 level's features (checked just above).
-            unsafe { search_scalar_avx2(plan, start, first) }
+            unsafe { search_scalar_avx2(plan, start, first, halted) }
         }
-        Some(first) => search_scalar(plan, start, first),
-        None => small_count(plan, start),
+        Some(first) => search_scalar(plan, start, first, halted),
+        None => Some(small_count(plan, start)),
     }
 }
 /// Counts every completion of `start` on `plan` with the portable kernel alone.
@@ -31,21 +46,36 @@ pub fn count_scalar(plan: &RowPlan, start: &Frame) -> Tally {
 /// exactly one column is free, so each accepted queen on the second-to-last row completes
 /// exactly one solution, and they are counted with a popcount.
 #[inline(never)]
-fn search_scalar(plan: &RowPlan, start: &Frame, first: u32) -> Tally {
-    search_body(plan, start, first)
+fn search_scalar(
+    plan: &RowPlan,
+    start: &Frame,
+    first: u32,
+    halted: &dyn Fn() -> bool,
+) -> Option<Tally> {
+    search_body(plan, start, first, halted)
 }
 
 /// [`search_scalar`] compiled for AVX2, BMI1/2, POPCNT and LZCNT.
 #[cfg(target_arch = "x86_64")]
 #[inline(never)]
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
-fn search_scalar_avx2(plan: &RowPlan, start: &Frame, first: u32) -> Tally {
-    search_body(plan, start, first)
+fn search_scalar_avx2(
+    plan: &RowPlan,
+    start: &Frame,
+    first: u32,
+    halted: &dyn Fn() -> bool,
+) -> Option<Tally> {
+    search_body(plan, start, first, halted)
 }
 
 /// The body of the scalar search, inlined into each build of it.
 #[inline(always)]
-fn search_body(plan: &RowPlan, start: &Frame, first: u32) -> Tally {
+fn search_body(
+    plan: &RowPlan,
+    start: &Frame,
+    first: u32,
+    halted: &dyn Fn() -> bool,
+) -> Option<Tally> {
     const M: usize = MAX_N - 1;
     let last = plan.len - 1;
     let base = start.depth;
@@ -57,6 +87,7 @@ fn search_body(plan: &RowPlan, start: &Frame, first: u32) -> Tally {
     let (mut todo, mut cols, mut ld, mut rd) = (first, start.cols, start.ld, start.rd);
     let mut solutions = 0u64;
     let mut nodes = 0u64;
+    let mut until_poll = POLL_EVERY;
 
     loop {
         while todo != 0 {
@@ -86,6 +117,13 @@ fn search_body(plan: &RowPlan, start: &Frame, first: u32) -> Tally {
         }
         d -= 1;
         (todo, cols, ld, rd) = stack[d & M];
+        until_poll -= 1;
+        if until_poll == 0 {
+            if halted() {
+                return None;
+            }
+            until_poll = POLL_EVERY;
+        }
     }
-    Tally { solutions, nodes }
+    Some(Tally { solutions, nodes })
 }
