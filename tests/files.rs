@@ -265,3 +265,134 @@ fn listings_are_written_whole_and_folders_are_called_folders() {
         .stderr(predicate::str::contains("exists; add --force"));
     assert_eq!(names(dir.path()), ["six.txt"], "no temporary file is left");
 }
+
+#[test]
+fn force_never_replaces_what_is_not_a_regular_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("fifo");
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let target = dir.path().join("target.txt");
+    std::fs::write(&target, "kept\n").unwrap();
+    let link = dir.path().join("link");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let paths = [
+        (PathBuf::from("/dev/null"), "not a regular file"),
+        (fifo.clone(), "not a regular file"),
+        (link.clone(), "symbolic link"),
+    ];
+    for (path, why) in &paths {
+        let runs: [Vec<&str>; 4] = [
+            vec!["count", "10", "--shard", "1/2", "--force", "--output"],
+            vec!["count", "10", "--checkpoint"],
+            vec!["solve", "6", "--force", "-o"],
+            vec!["find", "50", "--force", "-o"],
+        ];
+        for args in runs {
+            nqueens()
+                .args(&args)
+                .arg(path)
+                .assert()
+                .code(2)
+                .stdout(predicate::str::is_empty())
+                .stderr(predicate::str::contains(*why));
+        }
+    }
+    let meta = std::fs::symlink_metadata(&fifo).unwrap();
+    assert!(std::os::unix::fs::FileTypeExt::is_fifo(&meta.file_type()));
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "kept\n");
+    assert_eq!(names(dir.path()), ["fifo", "link", "target.txt"]);
+}
+
+#[test]
+fn one_file_cannot_be_both_the_output_and_the_checkpoint() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("run.json");
+    let same = dir.path().join(".").join("run.json");
+    nqueens()
+        .args(["count", "10", "--shard", "1/2", "--output"])
+        .arg(&file)
+        .arg("--checkpoint")
+        .arg(&same)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("both --output and --checkpoint"));
+    assert!(names(dir.path()).is_empty());
+}
+
+#[test]
+fn a_second_run_on_the_same_output_is_refused_while_the_first_works() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("shard.json");
+    let first = std::process::Command::new(assert_cmd::cargo::cargo_bin("nqueens"))
+        .args([
+            "count",
+            "28",
+            "--shard",
+            "1/1000",
+            "--threads",
+            "1",
+            "--output",
+        ])
+        .arg(&out)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let lock = dir.path().join("shard.json.lock");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !lock.exists() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    nqueens()
+        .args(["count", "12", "--shard", "1/2", "--output"])
+        .arg(&out)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("output").and(predicate::str::contains("is in use")));
+    std::process::Command::new("kill")
+        .args(["-INT", &first.id().to_string()])
+        .status()
+        .unwrap();
+    let stopped = first.wait_with_output().unwrap();
+    assert_eq!(stopped.status.code(), Some(130));
+    assert!(names(dir.path()).is_empty(), "{:?}", names(dir.path()));
+}
+
+#[test]
+fn new_files_follow_the_umask_not_the_temporary_files_0600() {
+    use std::os::unix::fs::PermissionsExt;
+    let umask = std::process::Command::new("sh")
+        .args(["-c", "umask"])
+        .output()
+        .unwrap();
+    let umask = u32::from_str_radix(String::from_utf8_lossy(&umask.stdout).trim(), 8).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let listing = dir.path().join("all.txt");
+    nqueens()
+        .args(["solve", "6", "-o"])
+        .arg(&listing)
+        .assert()
+        .success();
+    let shard = dir.path().join("shard.json");
+    nqueens()
+        .args(["count", "10", "--shard", "1/1", "--output"])
+        .arg(&shard)
+        .assert()
+        .success();
+    for file in [listing, shard] {
+        let mode = std::fs::metadata(&file).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o666 & !umask, "{}", file.display());
+    }
+}

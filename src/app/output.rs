@@ -29,6 +29,26 @@ fn claim_temp(path: &Path, force: bool) -> Result<NamedTempFile, Failure> {
             path.display()
         )));
     }
+    // Results replace only regular files: never a device (/dev/null), a pipe, a socket or
+    // a symbolic link, which a rename would put a plain file in place of, --force or not.
+    if let Ok(meta) = fs::symlink_metadata(path) {
+        let kind = meta.file_type();
+        if kind.is_symlink() {
+            return Err(Failure::usage(format!(
+                "{} is a symbolic link; nqueens writes its results only to regular files: \
+                 name the file it points to, or another",
+                path.display()
+            )));
+        }
+        if !kind.is_file() {
+            return Err(Failure::usage(format!(
+                "{} is not a regular file (a device, pipe or socket); nqueens writes its \
+                 results only to regular files: name another (or leave out the option to \
+                 print to stdout where there is one)",
+                path.display()
+            )));
+        }
+    }
     if path.exists() && !force {
         return Err(Failure::usage(format!(
             "{} exists; add --force to overwrite it",
@@ -53,11 +73,17 @@ fn claim_temp(path: &Path, force: bool) -> Result<NamedTempFile, Failure> {
 }
 
 /// Writes `text` to `path` whole (temporary file, sync, rename), or leaves it as it was.
-pub fn write_atomically(path: &Path, text: &str) -> io::Result<()> {
+/// Without `replace`, a file that appeared at `path` meanwhile is not replaced (an
+/// error).
+pub fn write_atomically(path: &Path, text: &str, replace: bool) -> io::Result<()> {
     let mut temp = temp_beside(path)?;
     temp.write_all(text.as_bytes())?;
     temp.as_file().sync_all()?;
-    temp.persist(path).map_err(|e| e.error)?;
+    if replace {
+        temp.persist(path).map_err(|e| e.error)?;
+    } else {
+        temp.persist_noclobber(path).map_err(|e| e.error)?;
+    }
     Ok(())
 }
 
@@ -68,6 +94,8 @@ fn temp_beside(path: &Path) -> io::Result<NamedTempFile> {
     tempfile::Builder::new()
         .prefix(&prefix)
         .suffix(suffix)
+        // What any new file gets (the umask applies), not the temporary file's 0600.
+        .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666))
         .tempfile_in(folder_of(path))
 }
 
@@ -94,6 +122,26 @@ pub fn remove_stale_temps(path: &Path) {
             remove_quietly(&entry.path());
         }
     }
+}
+
+/// Whether two paths name one file: the same name in the same folder, however written
+/// (`a.json`, `./a.json`, `dir/../a.json`), or two links to one file.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    let place = |p: &Path| {
+        Some((
+            fs::canonicalize(folder_of(p)).ok()?,
+            p.file_name()?.to_owned(),
+        ))
+    };
+    let same_place = matches!((place(a), place(b)), (Some(x), Some(y)) if x == y);
+    let same_inode = || {
+        use std::os::unix::fs::MetadataExt;
+        match (fs::metadata(a), fs::metadata(b)) {
+            (Ok(x), Ok(y)) => (x.dev(), x.ino()) == (y.dev(), y.ino()),
+            _ => false,
+        }
+    };
+    same_place || same_inode()
 }
 
 fn folder_of(path: &Path) -> &Path {
@@ -162,6 +210,73 @@ fn write_failure(path: &Path, e: &io::Error) -> Failure {
         "cannot write {}: {e}; nothing was written there",
         path.display()
     ))
+}
+
+/// One run per file (a checkpoint, a shard's output): an advisory lock on `FILE.lock` (the
+/// file itself is replaced by renames, so it cannot carry the lock), held while the run
+/// lives and removed when it ends. A run that dies leaves the lock file unlocked, and the
+/// next run takes it.
+pub struct FileLock {
+    file: fs::File,
+    path: PathBuf,
+}
+
+impl FileLock {
+    /// Takes the lock on `target` (named `what` in messages: "checkpoint", "output"), or
+    /// refuses at once if another live run holds it; then removes the temporary files a
+    /// killed run left beside `target`.
+    pub fn claim(target: &Path, what: &str) -> Result<FileLock, Failure> {
+        let checkpoint = target;
+        let mut name = checkpoint.as_os_str().to_owned();
+        name.push(".lock");
+        let path = PathBuf::from(name);
+        let fail = |e: std::io::Error| {
+            Failure::usage(format!(
+                "cannot lock {what} {} (with {}): {e}",
+                checkpoint.display(),
+                path.display()
+            ))
+        };
+        let mut file = fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .read(true)
+            .write(true)
+            .open(&path)
+            .map_err(fail)?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(fs::TryLockError::WouldBlock) => {
+                let holder = fs::read_to_string(&path).unwrap_or_default();
+                let holder = match holder.trim() {
+                    "" => String::new(),
+                    pid => format!(" (process {})", nqueens::words::shorten(pid)),
+                };
+                return Err(Failure::usage(format!(
+                    "{what} {} is in use: another run{holder} holds it; wait for it to \
+                     end or stop it, then run this again",
+                    checkpoint.display()
+                )));
+            }
+            Err(fs::TryLockError::Error(e)) => return Err(fail(e)),
+        }
+        remove_stale_temps(checkpoint);
+        // The holder's process id, for the message another run prints (best effort: a
+        // full disk must not stop a run that may free space before it saves).
+        let _ = file
+            .set_len(0)
+            .and_then(|()| writeln!(file, "{}", std::process::id()));
+        Ok(FileLock { file, path })
+    }
+}
+
+impl Drop for FileLock {
+    fn drop(&mut self) {
+        // Removed while still locked, so a run starting now either sees the locked file
+        // or makes a fresh one.
+        remove_quietly(&self.path);
+        let _ = self.file.unlock();
+    }
 }
 
 /// Removes a file if it is there (cleaning up after ourselves; a failure only leaves it).

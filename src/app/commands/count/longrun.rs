@@ -3,7 +3,7 @@
 //! checkpoint.
 
 use crate::app::failure::Failure;
-use crate::app::output::{remove_quietly, remove_stale_temps, write_atomically};
+use crate::app::output::write_atomically;
 use crate::app::progress::Bar;
 use crate::app::system::hostname;
 use nqueens::Plan;
@@ -14,8 +14,7 @@ use nqueens::records::{
 };
 use std::collections::BTreeMap;
 use std::fs;
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -196,7 +195,7 @@ pub fn write_checkpoint(
         seconds,
         checksum: String::new(),
     };
-    write_atomically(path, &cp.to_file_text())
+    write_atomically(path, &cp.to_file_text(), true)
 }
 
 /// The shard's result file, from its finished sub-problems.
@@ -226,69 +225,6 @@ pub fn shard_result(
         seconds,
         host: hostname(),
         checksum: String::new(),
-    }
-}
-
-/// One run per checkpoint: an advisory lock on `FILE.lock` (the checkpoint itself is
-/// replaced by renames, so it cannot carry the lock), held while the run lives and removed
-/// when it ends. A run that dies leaves the file unlocked, and the next run takes it.
-pub struct CheckpointLock {
-    file: fs::File,
-    path: PathBuf,
-}
-
-impl CheckpointLock {
-    /// Takes the lock, or refuses at once if another live run holds it.
-    pub fn claim(checkpoint: &Path) -> Result<CheckpointLock, Failure> {
-        let mut name = checkpoint.as_os_str().to_owned();
-        name.push(".lock");
-        let path = PathBuf::from(name);
-        let fail = |e: std::io::Error| {
-            Failure::usage(format!(
-                "cannot lock checkpoint {} (with {}): {e}",
-                checkpoint.display(),
-                path.display()
-            ))
-        };
-        let mut file = fs::OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .read(true)
-            .write(true)
-            .open(&path)
-            .map_err(fail)?;
-        match file.try_lock() {
-            Ok(()) => {}
-            Err(fs::TryLockError::WouldBlock) => {
-                let holder = fs::read_to_string(&path).unwrap_or_default();
-                let holder = match holder.trim() {
-                    "" => String::new(),
-                    pid => format!(" (process {})", nqueens::words::shorten(pid)),
-                };
-                return Err(Failure::usage(format!(
-                    "checkpoint {} is in use: another run{holder} holds it; wait for it to \
-                     end or stop it, then run this again",
-                    checkpoint.display()
-                )));
-            }
-            Err(fs::TryLockError::Error(e)) => return Err(fail(e)),
-        }
-        remove_stale_temps(checkpoint);
-        // The holder's process id, for the message another run prints (best effort: a
-        // full disk must not stop a run that may free space before it saves).
-        let _ = file
-            .set_len(0)
-            .and_then(|()| writeln!(file, "{}", std::process::id()));
-        Ok(CheckpointLock { file, path })
-    }
-}
-
-impl Drop for CheckpointLock {
-    fn drop(&mut self) {
-        // Removed while still locked, so a run starting now either sees the locked file
-        // or makes a fresh one.
-        remove_quietly(&self.path);
-        let _ = self.file.unlock();
     }
 }
 

@@ -10,11 +10,11 @@ mod signals;
 use crate::app::args::CountArgs;
 use crate::app::args::engine::{EngineFlags, worded};
 use crate::app::failure::Failure;
-use crate::app::output::{check_writable, write_atomically};
+use crate::app::output::{FileLock, check_writable, same_file, write_atomically};
 use crate::app::progress::Bar;
 use crate::app::report::{Seconds, print_count, print_header};
 use crate::app::system::{print_line, say};
-use longrun::{CheckpointLock, Checkpointer, Layout, Saved, Shard, load_checkpoint, shard_result};
+use longrun::{Checkpointer, Layout, Saved, Shard, load_checkpoint, shard_result};
 use nqueens::records::Checksummed;
 use nqueens::{Engine, Plan, Progress, Tally, Work};
 use signals::Stop;
@@ -56,13 +56,26 @@ pub fn run(args: &CountArgs) -> Result<(), Failure> {
     let engine = Engine::new(&options).map_err(worded)?;
     // Every file the run will write is checked, and the checkpoint claimed, before any
     // work: a run must not finish hours of work and then find it cannot save it.
-    if let Some(output) = &args.output {
-        check_writable(output, args.force)?;
+    if let (Some(output), Some(checkpoint)) = (&args.output, &args.checkpoint)
+        && same_file(output, checkpoint)
+    {
+        return Err(Failure::usage(format!(
+            "{} is given as both --output and --checkpoint; they must be two files",
+            output.display()
+        )));
     }
-    let _lock = match &args.checkpoint {
+    // A second run on the same output is refused now, not found out when both finish.
+    let _output_lock = match &args.output {
+        Some(path) => {
+            check_writable(path, args.force)?;
+            Some(FileLock::claim(path, "output")?)
+        }
+        None => None,
+    };
+    let _checkpoint_lock = match &args.checkpoint {
         Some(path) => {
             check_writable(path, true)?;
-            Some(CheckpointLock::claim(path)?)
+            Some(FileLock::claim(path, "checkpoint")?)
         }
         None => None,
     };
@@ -263,7 +276,7 @@ fn report_shard(
         nqueens::words::plural(covered.len() as u64, "sub-problem"),
         result.total
     );
-    match write_atomically(path, &text) {
+    match write_atomically(path, &text, args.force) {
         Ok(()) => print_line(out, &format!("{summary}, written to {}", path.display())),
         Err(e) => {
             print_line(out, &format!("{summary}; its result file follows:"))?;
