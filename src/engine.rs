@@ -155,12 +155,16 @@ impl Engine {
     }
 
     /// The method a count of `n` uses: the choice, with `auto` resolved by
-    /// [`auto_method`] (a pure function of `n` and the memory budget) and boards the join
-    /// does not take sent to backtracking. A split depth asks for backtracking.
+    /// [`auto_method`] (a pure function of `n` and the memory budget, less what the
+    /// workers' buffers take) and boards the join does not take sent to backtracking. A
+    /// split depth asks for backtracking.
     pub fn method_for(&self, n: usize) -> Method {
+        let for_tables = self
+            .memory_budget
+            .map(|budget| budget.saturating_sub(self.workers_bytes(n)));
         let method = match self.method {
             MethodChoice::Auto if self.split_depth.is_some() => Method::Backtrack,
-            MethodChoice::Auto => auto_method(n, self.memory_budget),
+            MethodChoice::Auto => auto_method(n, for_tables),
             MethodChoice::Only(method) => method,
         };
         match method {
@@ -179,13 +183,27 @@ impl Engine {
                 let depth = self.split_depth.unwrap_or_else(|| default_split_depth(n));
                 Ok(Plan::Backtrack(Split::new(n, depth)))
             }
-            Method::Halves => Join::new(n, self.memory_budget).map(Plan::Halves).map_err(
-                |refusal| match refusal {
-                    join::Refusal::BoardSize => Error::BoardSize(n),
-                    join::Refusal::Memory { needed, budget } => Error::Memory { n, needed, budget },
-                },
-            ),
+            Method::Halves => {
+                let workers = self.workers_bytes(n);
+                let for_tables = self.memory_budget.map(|b| b.saturating_sub(workers));
+                Join::new(n, for_tables)
+                    .map(Plan::Halves)
+                    .map_err(|refusal| match refusal {
+                        join::Refusal::BoardSize => Error::BoardSize(n),
+                        join::Refusal::Memory { needed, budget } => Error::Memory {
+                            n,
+                            needed: needed.saturating_add(workers),
+                            budget: budget.and(self.memory_budget),
+                            workers: self.threads(),
+                        },
+                    })
+            }
         }
+    }
+
+    /// What the join's workers' buffers take on board `n`, all together.
+    fn workers_bytes(&self, n: usize) -> u64 {
+        (self.threads() as u64).saturating_mul(Join::worker_bytes(n))
     }
 
     /// Solves the sub-problems `work` selects on the worker threads and returns each

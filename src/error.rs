@@ -33,6 +33,8 @@ pub enum Error {
         needed: u64,
         /// The budget, in bytes (`None`: past the largest board the join takes).
         budget: Option<u64>,
+        /// The workers whose buffers are counted in `needed`.
+        workers: usize,
     },
 }
 
@@ -72,17 +74,20 @@ impl fmt::Display for Error {
                 n,
                 needed,
                 budget: Some(budget),
+                workers,
             } => write!(
                 f,
-                "counting N = {n} by halves needs {} of memory for its quadrant table, but \
-                 {} is available",
+                "counting N = {n} by halves needs {} of memory (its quadrant table and the \
+                 buffers of {}), but {} is available",
                 human_bytes(*needed),
+                plural(*workers as u64, "worker"),
                 human_bytes(*budget)
             ),
             Error::Memory {
                 n,
                 needed,
                 budget: None,
+                ..
             } => write!(
                 f,
                 "counting N = {n} by halves needs at least {} of memory for its quadrant \

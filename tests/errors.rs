@@ -260,3 +260,32 @@ fn json_lines_everywhere() {
         serde_json::from_str::<serde_json::Value>(line).expect("one JSON object per line");
     }
 }
+
+#[test]
+fn a_memory_limit_is_a_refusal_naming_the_need_never_an_abort() {
+    let nq = assert_cmd::cargo::cargo_bin("nqueens");
+    let dir = tempfile::tempdir().unwrap();
+    for args in [
+        "count 21 --method halves",
+        "count 21 --shard 1/1000 --output shard.json",
+    ] {
+        // 400 MB of address space: the join's table for N = 21 alone needs 552 MB.
+        let out = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                "ulimit -v 400000 && exec '{}' {args}",
+                nq.display()
+            ))
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args}: {stderr}");
+        assert!(
+            stderr.contains("by halves needs") && stderr.contains("is available"),
+            "{args}: {stderr}"
+        );
+        plain_words(&stderr);
+    }
+    assert!(std::fs::read_dir(dir.path()).unwrap().next().is_none());
+}

@@ -71,7 +71,10 @@ pub fn default_threads() -> Result<usize, Failure> {
 /// A library error as a usage failure, with the flag that would fix it where one would.
 pub fn worded(error: Error) -> Failure {
     let hint = match &error {
-        Error::Memory { .. } => "; count with --method backtrack, or where more memory is free",
+        Error::Memory {
+            budget: Some(_), ..
+        } => "; use fewer --threads, or --method backtrack, or a machine with more memory free",
+        Error::Memory { budget: None, .. } => "; count it with --method backtrack",
         Error::SplitDepthWithHalves => " (drop --split-depth or use --method backtrack)",
         _ => "",
     };

@@ -47,6 +47,20 @@ impl Join {
         QuadrantTable::bytes(Geometry::new(n).side)
     }
 
+    /// Bytes one worker's buffers (the keys of a row set, the bit-sliced patterns, the
+    /// south pieces) may reach on board `n`: an envelope of what was measured (peak
+    /// memory with 8 or 16 workers less with 1, per worker, on shards): N = 18: 1 MB,
+    /// 20: 7.5 MB, 21: 25 MB, 22: 37 MB. It is 10 MB at N = 20 and grows 2.5x per N.
+    pub fn worker_bytes(n: usize) -> u64 {
+        (10e6 * 2.5f64.powi(n as i32 - 20)) as u64
+    }
+
+    /// Bytes a whole count of `n` by halves needs with `workers` workers: the quadrant
+    /// table and every worker's buffers.
+    pub fn memory_need(n: usize, workers: usize) -> u64 {
+        Join::table_bytes(n).saturating_add((workers as u64).saturating_mul(Join::worker_bytes(n)))
+    }
+
     /// Whether this build can count board `n` by halves, memory allowing.
     pub fn takes(n: usize) -> bool {
         (MIN_N..=MAX_N).contains(&n)
