@@ -250,7 +250,8 @@ impl Engine {
         let fixed = self.fixed_counts(n);
         nodes += fixed.iter().map(|t| u128::from(t.nodes)).sum::<u128>();
         let [fix90, fix180, fix_all] = fixed.map(|t| u128::from(t.solutions));
-        let orbits = Orbits::split(total, fix90, fix180, fix_all);
+        let orbits =
+            Orbits::split(total, fix90, fix180, fix_all).ok_or(Error::Inconsistent { n, total })?;
         Ok(Count {
             n,
             total,

@@ -23,6 +23,14 @@ pub enum Error {
     SplitDepthWithHalves,
     /// Results are missing for this many sub-problems.
     Incomplete(usize),
+    /// The sub-problems' results add up to a total with no orbit split: one of them is
+    /// wrong (from a bug, or from an edited file).
+    Inconsistent {
+        /// Board side.
+        n: usize,
+        /// The total they add up to.
+        total: u128,
+    },
     /// The kernel level is not one this CPU runs.
     Kernel(KernelLevel),
     /// The half-board join's tables for board `n` need more memory than the budget.
@@ -61,6 +69,11 @@ impl fmt::Display for Error {
                 f,
                 "the results of {} are missing",
                 plural(*missing as u64, "sub-problem")
+            ),
+            Error::Inconsistent { n, total } => write!(
+                f,
+                "the results of N = {n} do not add up: a total of {total} has no whole orbit \
+                 split, so a sub-problem's result is wrong"
             ),
             Error::Kernel(kernel) => {
                 let here: Vec<&str> = KernelLevel::available().iter().map(|k| k.name()).collect();

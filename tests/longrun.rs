@@ -467,3 +467,75 @@ fn sigterm_stops_a_count_of_28_at_once_and_saves_it() {
 fn sighup_stops_a_count_of_28_at_once_and_saves_it() {
     a_huge_count_stops_on("HUP", 129);
 }
+
+/// Rewrites a shard or checkpoint file with `edit` applied and its checksum recomputed, as
+/// someone who knows the format could.
+fn forge<T>(path: &Path, edit: impl FnOnce(&mut serde_json::Value))
+where
+    T: nqueens::records::Checksummed + serde::de::DeserializeOwned,
+{
+    let mut value: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    edit(&mut value);
+    let record: T = serde_json::from_value(value).unwrap();
+    std::fs::write(path, record.to_file_text()).unwrap();
+}
+
+/// A change made to a file's JSON.
+type Edit = fn(&mut serde_json::Value);
+
+#[test]
+fn crafted_shards_are_refused_never_a_panic() {
+    use nqueens::records::ShardResult;
+    let edits: [(&str, Edit); 4] = [
+        ("shard 0", |v| v["shard"] = 0.into()),
+        ("shard 3 of 2", |v| v["shard"] = 3.into()),
+        ("shards: 0", |v| v["shards"] = 0.into()),
+        ("a count off by one", |v| {
+            let first = &mut v["results"][0][1];
+            *first = (first.as_u64().unwrap() + 1).into();
+        }),
+    ];
+    for (what, edit) in edits {
+        let dir = tempfile::tempdir().unwrap();
+        // By halves, so that a count one more leaves a total with no orbit split.
+        let files = run_shards_by(dir.path(), 12, 2, "halves");
+        forge::<ShardResult>(&files[0], edit);
+        let out = nqueens().arg("merge").args(&files).assert().code(2);
+        let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+        assert!(!stderr.contains("panicked"), "{what}: {stderr}");
+        assert!(stderr.contains("edited or damaged"), "{what}: {stderr}");
+    }
+}
+
+#[test]
+fn a_crafted_checkpoint_is_refused_at_the_end_never_a_panic() {
+    use nqueens::records::Checkpoint;
+    let dir = tempfile::tempdir().unwrap();
+    let cp = dir.path().join("run.json");
+    let run = |cp: &Path| {
+        nqueens()
+            .args(["count", "12", "--method", "halves", "--checkpoint"])
+            .arg(cp)
+            .assert()
+    };
+    run(&cp).success();
+    // A row set's count one more: the join's weights are 1 or 2, so the total moves by
+    // 1 or 2 and has no orbit split. (Backtracking's weights are orbit sizes: a count one
+    // more there moves the total by a whole orbit, which no check short of the published
+    // table can tell from a right one.)
+    forge::<Checkpoint>(&cp, |v| {
+        let first = &mut v["done"][0][1];
+        *first = (first.as_u64().unwrap() + 1).into();
+    });
+    let out = run(&cp).code(2);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        stderr.contains("edited or damaged") && !stderr.contains("panicked"),
+        "{stderr}"
+    );
+    assert!(
+        out.get_output().stdout.is_empty(),
+        "no wrong total is printed"
+    );
+}

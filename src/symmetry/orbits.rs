@@ -25,23 +25,23 @@ pub struct Orbits {
 
 impl Orbits {
     /// The orbit split of `total` solutions, of which `fix90` are fixed by the 90-degree
-    /// turn, `fix180` by the 180-degree turn and `fix_all` by every symmetry.
-    ///
-    /// # Panics
-    /// If the counts are inconsistent (a division that is not exact): a wrong count.
-    pub fn split(total: u128, fix90: u128, fix180: u128, fix_all: u128) -> Orbits {
-        let exact = |num: u128, den: u128| {
-            assert!(
-                num.is_multiple_of(den),
-                "orbit split: {num} is not a multiple of {den}"
-            );
-            num / den
+    /// turn, `fix180` by the 180-degree turn and `fix_all` by every symmetry; `None` when
+    /// the counts cannot be right (a negative or fractional number of orbits): a wrong
+    /// count, from a bug or an edited file.
+    pub fn split(total: u128, fix90: u128, fix180: u128, fix_all: u128) -> Option<Orbits> {
+        let exact = |num: Option<u128>, den: u128| {
+            num.filter(|num| num.is_multiple_of(den))
+                .map(|num| num / den)
         };
         let c1 = fix_all;
-        let c2 = exact(fix90 - c1, 2);
-        let c4 = exact(fix180 - fix90, 4);
-        let c8 = exact(total - c1 - 2 * c2 - 4 * c4, 8);
-        Orbits { c8, c4, c2, c1 }
+        let c2 = exact(fix90.checked_sub(c1), 2)?;
+        let c4 = exact(fix180.checked_sub(fix90), 4)?;
+        let rest = total
+            .checked_sub(c1)?
+            .checked_sub(2 * c2)?
+            .checked_sub(4 * c4);
+        let c8 = exact(rest, 8)?;
+        Some(Orbits { c8, c4, c2, c1 })
     }
 
     /// Solutions up to symmetry (OEIS A002562): the number of orbits.
@@ -62,7 +62,7 @@ mod tests {
     #[test]
     fn the_split_adds_back_up() {
         // N = 8: 92 solutions, 12 unique, one orbit of 4 (fix180 = 4), none of 2.
-        let orbits = Orbits::split(92, 0, 4, 0);
+        let orbits = Orbits::split(92, 0, 4, 0).unwrap();
         assert_eq!(
             orbits,
             Orbits {
@@ -74,7 +74,10 @@ mod tests {
         );
         assert_eq!((orbits.total(), orbits.unique()), (92, 12));
         // N = 1: the one solution is fixed by everything.
-        let one = Orbits::split(1, 1, 1, 1);
+        let one = Orbits::split(1, 1, 1, 1).unwrap();
         assert_eq!((one.c1, one.total(), one.unique()), (1, 1, 1));
+        // A total off by one, or fewer solutions than fixed ones, has no split.
+        assert_eq!(Orbits::split(93, 0, 4, 0), None);
+        assert_eq!(Orbits::split(2, 0, 4, 0), None);
     }
 }

@@ -25,6 +25,15 @@ pub fn run(args: &MergeArgs) -> Result<(), Failure> {
                 format!("not a shard result (format {})", shard.format),
             ));
         }
+        if shard.shards == 0 || !(1..=shard.shards).contains(&shard.shard) {
+            return Err(Failure::usage(format!(
+                "{}: shard {} of {} cannot be: a shard number must be 1 to the number of \
+                 shards; the file was edited or damaged",
+                file.display(),
+                shard.shard,
+                shard.shards
+            )));
+        }
         shards.push((file, shard));
     }
     let (first_file, first) = &shards[0];
@@ -111,6 +120,13 @@ pub fn run(args: &MergeArgs) -> Result<(), Failure> {
             "its split does not match this version's".into(),
         ));
     }
+    if k > plan.len() {
+        return Err(Failure::usage(format!(
+            "{}: {k} shards of {} sub-problems cannot be; the file was edited or damaged",
+            first_file.display(),
+            plan.len()
+        )));
+    }
     let parts = partition(&plan, k);
     let mut tallies: Vec<Option<Tally>> = vec![None; plan.len()];
     for (file, s) in &shards {
@@ -128,9 +144,13 @@ pub fn run(args: &MergeArgs) -> Result<(), Failure> {
             tallies[id] = Some(Tally { solutions, nodes });
         }
     }
-    let count = engine
-        .finish(&plan, &tallies)
-        .map_err(|e| Failure::failed(e.to_string()))?;
+    let count = engine.finish(&plan, &tallies).map_err(|e| match e {
+        nqueens::Error::Inconsistent { .. } => Failure::usage(format!(
+            "{e}: one of the shard files holds results that were edited or damaged; run its \
+             shard again"
+        )),
+        _ => Failure::failed(e.to_string()),
+    })?;
     let seconds: f64 = shards.iter().map(|(_, s)| s.seconds).sum();
     let mut out = std::io::stdout().lock();
     if !args.json {

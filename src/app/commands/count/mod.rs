@@ -106,9 +106,18 @@ pub fn run(args: &CountArgs) -> Result<(), Failure> {
                 let tallies: Vec<Option<Tally>> = (0..plan.len())
                     .map(|id| ran.done.get(&id).copied())
                     .collect();
-                let count = engine
-                    .finish(&plan, &tallies)
-                    .map_err(|e| Failure::failed(e.to_string()))?;
+                let count = engine.finish(&plan, &tallies).map_err(|e| {
+                    match (&e, &args.checkpoint) {
+                        (nqueens::Error::Inconsistent { .. }, Some(path)) => {
+                            Failure::usage(format!(
+                                "{e}: the checkpoint {} holds results that were edited or damaged; \
+                         remove it and count again",
+                                path.display()
+                            ))
+                        }
+                        _ => Failure::failed(e.to_string()),
+                    }
+                })?;
                 // The header comes with the first result: a count that fails or is
                 // interrupted before it leaves stdout empty.
                 if i == 0 && !args.json {
