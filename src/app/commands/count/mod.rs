@@ -82,6 +82,8 @@ pub fn run(args: &CountArgs) -> Result<(), Failure> {
     let stop = Stop::on_signals()?;
     let mut out = std::io::stdout().lock();
     for (i, n) in args.range.sizes().enumerate() {
+        // Preparing (the split, the shard's part) is part of the run's time.
+        let started = Instant::now();
         let plan = engine.prepare(n).map_err(worded)?;
         let covered = longrun::covered(&plan, shard)?;
         let layout = Layout::of(&plan, shard);
@@ -90,12 +92,18 @@ pub fn run(args: &CountArgs) -> Result<(), Failure> {
             _ => Saved::default(),
         };
         let ran = if args.mpi {
-            match run_on_mpi(&engine, &plan)? {
+            match run_on_mpi(&engine, &plan, started)? {
                 Some(ran) => ran,
                 None => return Ok(()), // a worker rank: rank 0 reports
             }
         } else {
-            run_here(&engine, &plan, &covered, saved, &layout, args, &stop)
+            let part = Part {
+                plan: &plan,
+                covered: &covered,
+                layout: &layout,
+                started,
+            };
+            run_here(&engine, part, saved, args, &stop)
         };
         if !ran.complete(&covered) {
             return Err(interrupted(&ran, &covered, args, &stop));
@@ -156,19 +164,24 @@ impl Ran {
     }
 }
 
+/// The part of a count this run covers, and when its preparation began.
+struct Part<'a> {
+    plan: &'a Plan,
+    covered: &'a [usize],
+    layout: &'a Layout,
+    started: Instant,
+}
+
 /// Runs the sub-problems not yet saved on this machine's threads, with the progress bar
 /// and (with `--checkpoint`) the checkpoint writer attached; the checkpoint is written
 /// once more at the end, finished or stopped.
-fn run_here(
-    engine: &Engine,
-    plan: &Plan,
-    covered: &[usize],
-    saved: Saved,
-    layout: &Layout,
-    args: &CountArgs,
-    stop: &Stop,
-) -> Ran {
-    let started = Instant::now();
+fn run_here(engine: &Engine, part: Part, saved: Saved, args: &CountArgs, stop: &Stop) -> Ran {
+    let Part {
+        plan,
+        covered,
+        layout,
+        started,
+    } = part;
     let sink = Sink {
         bar: Bar::new(format!("N = {}", plan.n()), args.quiet),
         already: saved.done.len() as u64,
@@ -222,8 +235,7 @@ fn run_here(
 }
 
 #[cfg(feature = "mpi")]
-fn run_on_mpi(engine: &Engine, plan: &Plan) -> Result<Option<Ran>, Failure> {
-    let started = Instant::now();
+fn run_on_mpi(engine: &Engine, plan: &Plan, started: Instant) -> Result<Option<Ran>, Failure> {
     Ok(mpi_ranks::distribute(engine, plan)?.map(|done| Ran {
         done,
         seconds: Seconds::once(started.elapsed().as_secs_f64()),
@@ -232,7 +244,7 @@ fn run_on_mpi(engine: &Engine, plan: &Plan) -> Result<Option<Ran>, Failure> {
 }
 
 #[cfg(not(feature = "mpi"))]
-fn run_on_mpi(_: &Engine, _: &Plan) -> Result<Option<Ran>, Failure> {
+fn run_on_mpi(_: &Engine, _: &Plan, _: Instant) -> Result<Option<Ran>, Failure> {
     Err(Failure::usage(
         "--mpi needs a build with the `mpi` feature: cargo build --release --features mpi",
     ))
