@@ -161,3 +161,31 @@ fn bench_refuses_a_range_without_the_ladder() {
         .code(2)
         .stderr(predicate::str::contains("--ladder"));
 }
+
+#[test]
+fn bench_bounds_its_board_and_the_ladder_keeps_its_budget_for_the_engine_too() {
+    for args in [
+        &["bench", "--n", "30"][..],
+        &["bench", "--ladder", "--n", "21"],
+    ] {
+        nqueens()
+            .args(args)
+            .assert()
+            .code(2)
+            .stdout(predicate::str::is_empty())
+            .stderr(
+                predicate::str::contains("is out of range")
+                    .and(predicate::str::contains("1 to 18")),
+            );
+    }
+    // A tiny budget stops the ladder where the engine's next count would pass it.
+    nqueens()
+        .args([
+            "bench", "--ladder", "--n", "4..18", "--budget", "0.000001", "--quiet",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "stopped: the engine's count is projected",
+        ));
+}

@@ -51,3 +51,24 @@ fn check_names_what_is_wrong() {
         .assert()
         .code(1);
 }
+
+#[test]
+fn a_byte_order_mark_is_read_past_and_a_file_name_gets_a_hint() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("placements.txt");
+    std::fs::write(&file, b"\xef\xbb\xbf1 3 0 2\n").unwrap();
+    nqueens()
+        .args(["check", "--file"])
+        .arg(&file)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("line 1: ok, a solution for N = 4"));
+    nqueens()
+        .arg("check")
+        .arg(&file)
+        .assert()
+        .code(2)
+        .stdout(predicate::str::contains(
+            "is a file: to read it, use --file",
+        ));
+}

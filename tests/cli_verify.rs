@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{json_lines, nqueens};
+use common::{json_lines, nqueens, stdout_of};
 use predicates::prelude::*;
 use serde_json::Value;
 
@@ -84,5 +84,17 @@ fn the_self_test_runs_every_kernel_of_this_cpu() {
     assert!(
         out.contains(&format!("(kernels: {})", names.join(", "))),
         "{out}"
+    );
+}
+
+#[test]
+fn the_cross_check_says_when_a_board_has_one_method_only() {
+    let out = stdout_of(&["verify", "2..4", "--cross-check"]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0].contains("one method only"), "{out}");
+    assert!(lines[1].contains("one method only"), "{out}");
+    assert!(
+        !lines[2].contains("one method only"),
+        "N = 4 has both: {out}"
     );
 }

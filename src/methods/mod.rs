@@ -35,6 +35,14 @@ impl Method {
         }
     }
 
+    /// What one of its nodes is (the unit of [`crate::Count::nodes`]).
+    pub fn node_unit(self) -> &'static str {
+        match self {
+            Method::Backtrack => "queens placed",
+            Method::Halves => "half-boards built",
+        }
+    }
+
     /// The method of a name, if any.
     pub fn from_name(name: &str) -> Option<Method> {
         [Method::Backtrack, Method::Halves]

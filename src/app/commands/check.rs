@@ -19,7 +19,18 @@ pub fn run(args: &CheckArgs) -> Result<(), Failure> {
             Judged::Blank => return Ok(()),
             Judged::Unreadable(why) => {
                 tally.unreadable += 1;
-                format!("{place}: unreadable: {why}")
+                // `check results.txt` reads "results.txt" as a placement: say what was meant.
+                let text = String::from_utf8_lossy(input);
+                let hint = if std::path::Path::new(text.trim()).is_file() {
+                    format!(
+                        " ({} is a file: to read it, use --file {})",
+                        text.trim(),
+                        text.trim()
+                    )
+                } else {
+                    String::new()
+                };
+                format!("{place}: unreadable: {why}{hint}")
             }
             Judged::Solution(n) => format!("{place}: ok, a solution for N = {n}"),
             Judged::Faults(faults) => {
@@ -57,7 +68,12 @@ pub fn run(args: &CheckArgs) -> Result<(), Failure> {
             };
         for (i, line) in BufReader::new(reader).split(b'\n').enumerate() {
             let line = line.map_err(|e| Failure::usage(format!("cannot read {source}: {e}")))?;
-            report(format!("line {}", i + 1), &line)?;
+            // A byte-order mark (editors on Windows write one) is not part of line 1.
+            let line = match line.strip_prefix(b"\xef\xbb\xbf") {
+                Some(rest) if i == 0 => rest,
+                _ => &line,
+            };
+            report(format!("line {}", i + 1), line)?;
         }
     }
     tally.verdict()

@@ -126,8 +126,13 @@ fn cross_check(args: &VerifyArgs) -> Result<(), Failure> {
             };
             serde_json::to_string(&json).expect("plain data serializes")
         } else {
+            let one_method = if halves.method == Method::Halves {
+                ""
+            } else {
+                "  (one method only: the join takes boards from N = 4)"
+            };
             format!(
-                "N = {n:>2}  {} {} ({backtrack_seconds:.3} s)  {} {} ({halves_seconds:.3} s)  {}  {}",
+                "N = {n:>2}  {} {} ({backtrack_seconds:.3} s)  {} {} ({halves_seconds:.3} s)  {}  {}{one_method}",
                 backtrack.method,
                 backtrack.total,
                 halves.method,

@@ -14,6 +14,8 @@ use std::time::Instant;
 
 const DEFAULT_LADDER_FIRST: usize = 10;
 const DEFAULT_LADDER_LAST: usize = 14;
+/// What one step of N costs the engine, at most, for projecting its next count.
+const ENGINE_GROWTH: f64 = 10.0;
 
 /// `--ladder`: each rung at each N, skipped when its projected time passes the budget.
 pub fn run(args: &BenchArgs) -> Result<(), Failure> {
@@ -21,6 +23,14 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
         first: DEFAULT_LADDER_FIRST,
         last: DEFAULT_LADDER_LAST,
     });
+    if range.last > super::MAX_N {
+        return Err(Failure::usage(format!(
+            "--n {} is out of range: the ladder runs N = 1 to {} (the engine counts each N, \
+             and each step up costs it about 8x)",
+            range.last,
+            super::MAX_N
+        )));
+    }
     let mut out = std::io::stdout().lock();
     print_line(
         &mut out,
@@ -45,11 +55,28 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
         kernel: KernelArg::Auto,
     }
     .options()?;
+    let mut engine_last: Option<f64> = None;
     for n in range.first.min(4)..=range.last {
         let report = n >= range.first;
+        // The engine is the yardstick of every row, and keeps to the budget too.
+        if let Some(projected) = engine_last
+            .map(|t| t * ENGINE_GROWTH)
+            .filter(|&p| p > args.budget)
+        {
+            print_line(
+                &mut out,
+                &format!(
+                    "{n:>3}  stopped: the engine's count is projected at {projected:.1} s \
+                     (budget {} s)",
+                    args.budget
+                ),
+            )?;
+            break;
+        }
         let started = Instant::now();
         let engine = nqueens::count(n, &options, &NoProgress).map_err(worded)?;
         let engine_seconds = started.elapsed().as_secs_f64();
+        engine_last = Some(engine_seconds);
         for (i, rung) in Rung::ALL.iter().enumerate() {
             let projected = last_time[i].map(|(m, t)| t * growth(*rung, m, n));
             if first_skip[i].is_none()
@@ -113,7 +140,12 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
                 &mut out,
                 &format!(
                     "{n:>3}  {:<18} {:>14} {:>16} {:<21} {:>10.4} {:>12.1}",
-                    "engine", engine.total, engine.nodes, "queens placed", engine_seconds, 1.0
+                    "engine",
+                    engine.total,
+                    engine.nodes,
+                    engine.method.node_unit(),
+                    engine_seconds,
+                    1.0
                 ),
             )?;
         }

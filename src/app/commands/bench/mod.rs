@@ -20,6 +20,9 @@ use nqueens::{Count, NoProgress, Options};
 use std::time::Instant;
 
 const DEFAULT_N: usize = 16;
+/// The largest workload (and ladder) board: N = 18 takes seconds by the join and half a
+/// minute by backtracking on 2 cores; each step up costs about 8x.
+pub const MAX_N: usize = 18;
 
 pub fn run(args: &BenchArgs) -> Result<(), Failure> {
     if args.ladder {
@@ -34,6 +37,14 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
             ));
         }
     };
+    if n > MAX_N {
+        return Err(Failure::usage(format!(
+            "--n {n} is out of range: a benchmark's workload is N = 1 to {MAX_N} (one count \
+             of N = {} takes minutes, and a benchmark makes several); time one larger \
+             board with `nqueens count {n}`",
+            MAX_N + 1
+        )));
+    }
     let old = match &args.compare {
         Some(path) => Some(load_report(path)?),
         None => None,
