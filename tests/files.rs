@@ -396,3 +396,34 @@ fn new_files_follow_the_umask_not_the_temporary_files_0600() {
         assert_eq!(mode, 0o666 & !umask, "{}", file.display());
     }
 }
+
+#[test]
+fn a_signal_during_a_listing_to_a_file_leaves_no_hidden_file() {
+    for signal in ["INT", "TERM", "HUP"] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("all.txt");
+        let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("nqueens"))
+            .args(["solve", "16", "-o"])
+            .arg(&out)
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Wait until the temporary file is there (the listing is under way).
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while names(dir.path()).is_empty() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        std::process::Command::new("kill")
+            .args([&format!("-{signal}"), &child.id().to_string()])
+            .status()
+            .unwrap();
+        let done = child.wait_with_output().unwrap();
+        let code = done.status.code();
+        assert!(code.is_some_and(|c| c > 128), "{signal}: {done:?}");
+        assert!(
+            names(dir.path()).is_empty(),
+            "{signal}: {:?}",
+            names(dir.path())
+        );
+    }
+}

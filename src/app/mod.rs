@@ -1,8 +1,8 @@
 //! The command-line application, in layers: the arguments and how they become engine
 //! options ([`args`]), one module per subcommand ([`commands`]), and what the commands
 //! share: the reports of counts ([`report`]), files written whole ([`output`]), drawings
-//! of placements ([`render`]), the progress bar ([`progress`]), the system's facts and
-//! stdout ([`system`]), and the one way a command fails ([`failure`]).
+//! of placements ([`render`]), the progress bar ([`progress`]), signals ([`signals`]), the
+//! system's facts and stdout ([`system`]), and the one way a command fails ([`failure`]).
 
 mod args;
 mod commands;
@@ -11,6 +11,7 @@ mod output;
 mod progress;
 mod render;
 mod report;
+mod signals;
 mod system;
 
 use args::{Args, Command};

@@ -7,6 +7,7 @@
 //! temporary file.
 
 use super::failure::Failure;
+use super::signals::remove_on_signal;
 use super::system::quiet_on_broken_pipe;
 use std::fs;
 use std::io::{self, BufWriter, Write};
@@ -168,6 +169,7 @@ impl Output {
             return Ok(Output::Stdout(BufWriter::new(io::stdout().lock())));
         };
         let temp = claim_temp(path, force)?;
+        remove_on_signal(temp.path().to_path_buf());
         Ok(Output::File {
             temp: BufWriter::new(temp),
             path: path.to_path_buf(),

@@ -1,6 +1,7 @@
 //! `nqueens bench --ladder`: the classic algorithms against the engine, each up to the
 //! board where its projected time passes the budget.
 
+use super::figures::MAX_N;
 use crate::app::args::engine::{EngineFlags, worded};
 use crate::app::args::parse::BoardRange;
 use crate::app::args::{BenchArgs, KernelArg, MethodArg};
@@ -23,12 +24,11 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
         first: DEFAULT_LADDER_FIRST,
         last: DEFAULT_LADDER_LAST,
     });
-    if range.last > super::MAX_N {
+    if range.last > MAX_N {
         return Err(Failure::usage(format!(
             "--n {} is out of range: the ladder runs N = 1 to {} (the engine counts each N, \
              and each step up costs it about 8x)",
-            range.last,
-            super::MAX_N
+            range.last, MAX_N
         )));
     }
     let mut out = std::io::stdout().lock();

@@ -14,15 +14,12 @@ use crate::app::progress::Bar;
 use crate::app::report::json_seconds;
 use crate::app::system::{available_cpus, describe, print_line};
 use export::{load_report, print_comparison, print_markdown, print_text};
-use figures::{BenchReport, ThreadResult};
+use figures::{BenchReport, MAX_N, ThreadResult};
 use nqueens::verify::verdict;
 use nqueens::{Count, NoProgress, Options};
 use std::time::Instant;
 
 const DEFAULT_N: usize = 16;
-/// The largest workload (and ladder) board: N = 18 takes seconds by the join and half a
-/// minute by backtracking on 2 cores; each step up costs about 8x.
-pub const MAX_N: usize = 18;
 
 pub fn run(args: &BenchArgs) -> Result<(), Failure> {
     if args.ladder {

@@ -5,7 +5,6 @@
 mod longrun;
 #[cfg(feature = "mpi")]
 mod mpi_ranks;
-mod signals;
 
 use crate::app::args::CountArgs;
 use crate::app::args::engine::{EngineFlags, worded};
@@ -13,11 +12,11 @@ use crate::app::failure::Failure;
 use crate::app::output::{FileLock, check_writable, same_file, write_atomically};
 use crate::app::progress::Bar;
 use crate::app::report::{Seconds, print_count, print_header};
+use crate::app::signals::Stop;
 use crate::app::system::{print_line, say};
 use longrun::{Checkpointer, Layout, Saved, Shard, load_checkpoint, shard_result};
 use nqueens::records::Checksummed;
 use nqueens::{Engine, Plan, Progress, Tally, Work};
-use signals::Stop;
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};

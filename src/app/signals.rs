@@ -1,15 +1,20 @@
-//! Stopping a count cleanly. Ctrl-C (SIGINT), SIGTERM and SIGHUP (the terminal closed)
-//! ask the run to stop: it says so at once, abandons the sub-problems in hand (the
-//! kernels look at the flag every few microseconds, however long a sub-problem is),
-//! saves its checkpoint and reports what it kept. A second signal ends the process at
-//! once, keeping only what was saved before.
+//! Signals: Ctrl-C (SIGINT), SIGTERM and SIGHUP (the terminal closed).
+//!
+//! A count stops cleanly ([`Stop`]): it says so at once, abandons the sub-problems in
+//! hand (the kernels look at the flag every few microseconds, however long a sub-problem
+//! is), saves its checkpoint and reports what it kept. A second signal ends the process
+//! at once, keeping only what was saved before.
+//!
+//! A listing being written to a file ([`remove_on_signal`]) has nothing to keep: the
+//! signal removes its temporary file and ends the process, so no hidden file is left.
 
 use crate::app::failure::Failure;
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 use signal_hook::iterator::Signals;
 use std::io::Write;
-use std::sync::Arc;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+use std::sync::{Arc, Mutex, Once};
 
 /// The stop flag a run checks, and the signal that set it.
 pub struct Stop {
@@ -67,4 +72,35 @@ fn name(signal: i32) -> &'static str {
         SIGHUP => "hung up (SIGHUP)",
         _ => "signalled",
     }
+}
+
+/// Files to remove if a signal ends the process.
+static DOOMED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Removes `temp` (a temporary file being written) if SIGINT, SIGTERM or SIGHUP ends the
+/// process before it is renamed into place; the process then exits with 128 + the
+/// signal. For commands that have nothing to save (not `count`).
+pub fn remove_on_signal(temp: PathBuf) {
+    DOOMED.lock().expect("no panics hold it").push(temp);
+    static WATCH: Once = Once::new();
+    WATCH.call_once(|| {
+        let Ok(mut signals) = Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+            return;
+        };
+        let _ = std::thread::Builder::new()
+            .name("nqueens-signals".into())
+            .spawn(move || {
+                if let Some(signal) = signals.forever().next() {
+                    for path in DOOMED.lock().expect("no panics hold it").iter() {
+                        let _ = std::fs::remove_file(path);
+                    }
+                    let _ = writeln!(
+                        std::io::stderr(),
+                        "\nnqueens: {}: stopped; nothing was written",
+                        name(signal)
+                    );
+                    std::process::exit(128 + signal);
+                }
+            });
+    });
 }
