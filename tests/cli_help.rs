@@ -33,3 +33,43 @@ fn version_names_the_kernels_of_this_cpu() {
         .success()
         .stdout(predicate::str::contains(format!("fastest first: {best}")));
 }
+
+#[test]
+fn every_command_has_a_manual_page_with_the_exit_status() {
+    let commands = [
+        "count",
+        "verify",
+        "bench",
+        "solve",
+        "find",
+        "check",
+        "trace",
+        "merge",
+        "completions",
+        "man",
+    ];
+    for command in commands {
+        let out = nqueens().args(["man", command]).assert().success();
+        let page = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+        assert!(page.contains(&format!("nqueens\\-{command}")), "{command}");
+        assert!(page.contains(".SH \"EXIT STATUS\""), "{command}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    nqueens()
+        .args(["man", "--dir"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let mut pages: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    pages.sort();
+    assert_eq!(pages.len(), commands.len() + 1);
+    assert!(pages.contains(&"nqueens.1".to_string()));
+    nqueens()
+        .args(["man", "counts"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("there is no command 'counts'"));
+}

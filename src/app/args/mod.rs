@@ -45,8 +45,21 @@ pub enum Command {
     Merge(MergeArgs),
     /// Print a completion script for a shell (see the README for where to put it).
     Completions(CompletionsArgs),
-    /// Print the manual page (roff), e.g. `nqueens man > nqueens.1`.
-    Man,
+    /// Print the manual page (roff), e.g. `nqueens man > nqueens.1`; `nqueens man count`
+    /// prints the page of one command, `--dir DIR` writes every page there.
+    Man(ManArgs),
+}
+
+#[derive(ClapArgs, Debug)]
+pub struct ManArgs {
+    /// The command whose page to print (count, verify, bench, solve, find, check, trace,
+    /// merge, completions, man); none prints the page of nqueens itself.
+    #[arg(value_name = "COMMAND", conflicts_with = "dir")]
+    pub command: Option<String>,
+
+    /// Write every page (nqueens.1 and nqueens-COMMAND.1 for each command) into DIR.
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
 }
 
 #[derive(ClapArgs, Debug)]
