@@ -201,6 +201,15 @@ impl Engine {
         }
     }
 
+    /// Splits board `n` for backtracking, whatever the options choose.
+    pub fn prepare_backtrack(&self, n: usize) -> Result<Plan, Error> {
+        if !(1..=MAX_N).contains(&n) {
+            return Err(Error::BoardSize(n));
+        }
+        let depth = self.split_depth.unwrap_or_else(|| default_split_depth(n));
+        Ok(Plan::Backtrack(Split::new(n, depth)))
+    }
+
     /// What the join's workers' buffers take on board `n`, all together.
     fn workers_bytes(&self, n: usize) -> u64 {
         (self.threads() as u64).saturating_mul(Join::worker_bytes(n))

@@ -26,6 +26,7 @@ pub mod construct;
 pub mod cpu;
 pub mod engine;
 pub mod error;
+pub mod estimate;
 pub mod known;
 pub mod ladder;
 pub mod methods;

@@ -215,10 +215,17 @@ impl Ord for Load {
     }
 }
 
-/// The ids `0..len` in a pseudo-random order fixed by `n`, dealt to the parts in turn.
-fn dealt(len: usize, shards: usize, n: usize) -> Vec<Vec<usize>> {
+/// The ids `0..len` in a pseudo-random order fixed by `n`: any first part of it is a fair
+/// sample of the whole.
+pub fn shuffled(len: usize, n: usize) -> Vec<usize> {
     let mut order: Vec<usize> = (0..len).collect();
     order.sort_by_key(|&id| (mix(id as u64 ^ (n as u64) << 48), id));
+    order
+}
+
+/// The ids `0..len` in the order of [`shuffled`], dealt to the parts in turn.
+fn dealt(len: usize, shards: usize, n: usize) -> Vec<Vec<usize>> {
+    let order = shuffled(len, n);
     let mut parts = vec![Vec::with_capacity(len / shards + 1); shards];
     for (turn, id) in order.into_iter().enumerate() {
         parts[turn % shards].push(id);

@@ -54,6 +54,7 @@ pub fn run() -> ExitCode {
         Command::Check(ref a) => commands::check::run(a),
         Command::Trace(ref a) => commands::trace::run(a),
         Command::Merge(ref a) => commands::merge::run(a),
+        Command::Estimate(ref a) => commands::estimate::run(a),
         Command::Completions(ref a) => completions(a.shell, version),
         Command::Man(ref a) => manual(a),
     };

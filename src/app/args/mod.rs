@@ -43,6 +43,10 @@ pub enum Command {
     /// Combine shard results into the count, after checking that every shard is there
     /// once, for the same N and split, and undamaged.
     Merge(MergeArgs),
+    /// Project what a count will cost before running it: method, sub-problems, time on
+    /// the threads given (whole and per shard) and memory, from a sample of its own
+    /// sub-problems.
+    Estimate(EstimateArgs),
     /// Print a completion script for a shell (see the README for where to put it).
     Completions(CompletionsArgs),
     /// Print the manual page (roff), e.g. `nqueens man > nqueens.1`; `nqueens man count`
@@ -53,7 +57,7 @@ pub enum Command {
 #[derive(ClapArgs, Debug)]
 pub struct ManArgs {
     /// The command whose page to print (count, verify, bench, solve, find, check, trace,
-    /// merge, completions, man); none prints the page of nqueens itself.
+    /// merge, estimate, completions, man); none prints the page of nqueens itself.
     #[arg(value_name = "COMMAND", conflicts_with = "dir")]
     pub command: Option<String>,
 
@@ -292,6 +296,38 @@ pub struct BenchArgs {
     /// Show no progress bar.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+}
+
+#[derive(ClapArgs, Debug)]
+pub struct EstimateArgs {
+    /// Board size N (1 to 32).
+    #[arg(value_name = "N", value_parser = parse::board_size, allow_negative_numbers = true)]
+    pub n: usize,
+
+    /// Worker threads the count would run on [default: RAYON_NUM_THREADS, else every CPU
+    /// this process may use]; the sample runs on them.
+    #[arg(long, short = 't', value_name = "T", value_parser = parse::threads, allow_negative_numbers = true)]
+    pub threads: Option<usize>,
+
+    /// Shards the count would be cut into (as with `count --shard I/K`): the time of one.
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = parse::positive, allow_negative_numbers = true)]
+    pub shards: u64,
+
+    /// Counting method: auto picks as `count` would.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub method: MethodArg,
+
+    /// Kernel level: auto takes the fastest this CPU runs; one it lacks is refused.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub kernel: KernelArg,
+
+    /// Seconds to spend on the sample (more gives a steadier figure).
+    #[arg(long, value_name = "SECONDS", default_value_t = 4.0, value_parser = parse::budget_seconds, allow_negative_numbers = true)]
+    pub seconds: f64,
+
+    /// Print one JSON object instead of words.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(ClapArgs, Debug)]

@@ -4,6 +4,7 @@
 pub mod bench;
 pub mod check;
 pub mod count;
+pub mod estimate;
 pub mod find;
 pub mod merge;
 pub mod solve;

@@ -4,5 +4,6 @@
 
 pub mod border;
 pub mod kernel;
+pub mod probe;
 pub mod row_plan;
 pub mod split;

@@ -11,12 +11,13 @@ use crate::app::args::engine::{EngineFlags, worded};
 use crate::app::failure::Failure;
 use crate::app::output::{FileLock, check_writable, same_file, write_atomically};
 use crate::app::progress::Bar;
-use crate::app::report::{Seconds, print_count, print_header};
+use crate::app::report::{Seconds, duration, print_count, print_header};
 use crate::app::signals::Stop;
-use crate::app::system::{print_line, say};
+use crate::app::system::{available_cpus, print_line, say};
 use longrun::{Checkpointer, Layout, Saved, Shard, load_checkpoint, shard_result};
 use nqueens::records::Checksummed;
-use nqueens::{Engine, Plan, Progress, Tally, Work};
+use nqueens::words::{human_bytes, plural};
+use nqueens::{Engine, Method, Plan, Progress, Tally, Work};
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -84,6 +85,9 @@ pub fn run(args: &CountArgs) -> Result<(), Failure> {
         // Preparing (the split, the shard's part) is part of the run's time.
         let started = Instant::now();
         let plan = engine.prepare(n).map_err(worded)?;
+        if shard.is_none() && !args.mpi {
+            warn_if_long(&engine, &plan);
+        }
         let covered = longrun::covered(&plan, shard)?;
         let layout = Layout::of(&plan, shard);
         let saved = match &args.checkpoint {
@@ -147,6 +151,34 @@ pub fn run(args: &CountArgs) -> Result<(), Failure> {
         }
     }
     Ok(())
+}
+
+/// Says on stderr, before the work, when a count is projected past an hour (a count of
+/// N = 28 would otherwise start silently on a job of years). Only boards that may take
+/// that long are sampled, for a second at most.
+fn warn_if_long(engine: &Engine, plan: &Plan) {
+    const HOUR: f64 = 3600.0;
+    let may_be_long = match plan.method() {
+        Method::Backtrack => plan.n() >= 20,
+        Method::Halves => plan.n() >= 22,
+    };
+    if !may_be_long {
+        return;
+    }
+    let p = engine.project(plan, 1.0, available_cpus());
+    if p.seconds > HOUR {
+        say(&format!(
+            "nqueens: N = {} by {} is projected to take {} on {} and {} of memory \
+             (`nqueens estimate {}` for the figures); Ctrl-C stops it, and --checkpoint \
+             FILE keeps its work",
+            plan.n(),
+            p.method,
+            duration(p.seconds),
+            plural(engine.threads() as u64, "thread"),
+            human_bytes(p.memory_bytes),
+            plan.n()
+        ));
+    }
 }
 
 /// What a run of the sub-problems left: every finished one (with those of earlier runs),

@@ -16,7 +16,7 @@ pub fn count_with(kernel: KernelLevel, plan: &RowPlan, start: &Frame) -> Tally {
 }
 
 /// [`count_with`], abandoned (`None`) as soon as `halted` says so: it is asked every
-/// [`POLL_EVERY`] rows backed up, so even a search of hours stops within microseconds.
+/// 16,384 rows backed up, so even a search of hours stops within microseconds.
 pub fn count_until(
     kernel: KernelLevel,
     plan: &RowPlan,

@@ -1,0 +1,103 @@
+//! `nqueens estimate N`: what a count will cost, before it starts (see
+//! `nqueens::estimate`).
+
+use crate::app::args::EstimateArgs;
+use crate::app::args::engine::{EngineFlags, worded};
+use crate::app::failure::Failure;
+use crate::app::report::{duration, json_seconds};
+use crate::app::system::{available_cpus, print_line};
+use nqueens::Engine;
+use nqueens::words::{human_bytes, plural};
+use serde::Serialize;
+
+#[derive(Serialize)]
+struct JsonEstimate {
+    n: usize,
+    method: &'static str,
+    threads: usize,
+    subproblems: usize,
+    sampled: usize,
+    /// The whole count on `threads` threads.
+    seconds: f64,
+    /// Bytes one process holds at most.
+    memory_bytes: u64,
+    shards: u64,
+    /// One shard on `threads` threads.
+    seconds_per_shard: f64,
+}
+
+pub fn run(args: &EstimateArgs) -> Result<(), Failure> {
+    let flags = EngineFlags {
+        threads: args.threads,
+        split_depth: None,
+        method: args.method,
+        kernel: args.kernel,
+    };
+    // Shards pick their method by N alone, as `count --shard` does.
+    let options = if args.shards > 1 {
+        flags.options_for_part(args.n)?
+    } else {
+        flags.options()?
+    };
+    let engine = Engine::new(&options).map_err(worded)?;
+    let plan = engine.prepare(args.n).map_err(worded)?;
+    if args.shards > plan.len() as u64 {
+        return Err(Failure::usage(format!(
+            "--shards {}: N = {} by {} has {}, so K must be 1 to {}",
+            args.shards,
+            args.n,
+            plan.method(),
+            plural(plan.len() as u64, "sub-problem"),
+            plan.len()
+        )));
+    }
+    let p = engine.project(&plan, args.seconds, available_cpus());
+    let per_shard = p.seconds / args.shards as f64;
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        let json = JsonEstimate {
+            n: args.n,
+            method: p.method.name(),
+            threads: engine.threads(),
+            subproblems: p.subproblems,
+            sampled: p.sampled,
+            seconds: json_seconds(p.seconds),
+            memory_bytes: p.memory_bytes,
+            shards: args.shards,
+            seconds_per_shard: json_seconds(per_shard),
+        };
+        return print_line(&mut out, &serde_json::to_string(&json).expect("serializes"));
+    }
+    let threads = plural(engine.threads() as u64, "thread");
+    print_line(
+        &mut out,
+        &format!(
+            "N = {} by {}: {} (projected from {})",
+            args.n,
+            p.method,
+            plural(p.subproblems as u64, "sub-problem"),
+            plural(p.sampled as u64, "sampled sub-problem")
+        ),
+    )?;
+    print_line(
+        &mut out,
+        &format!(
+            "  the whole count: {} on {threads} as fast as this machine's; memory at most {} \
+             per process",
+            duration(p.seconds),
+            human_bytes(p.memory_bytes)
+        ),
+    )?;
+    if args.shards > 1 {
+        print_line(
+            &mut out,
+            &format!(
+                "  in {}: {} each on {threads}, about {} each",
+                plural(args.shards, "shard"),
+                duration(per_shard),
+                plural(p.subproblems as u64 / args.shards, "sub-problem")
+            ),
+        )?;
+    }
+    Ok(())
+}

@@ -1,0 +1,148 @@
+//! Projecting what a count will cost before it starts: its time on the engine's threads
+//! and its memory, from a sample of its own sub-problems.
+//!
+//! - Backtracking: the nodes of a sample of sub-problems (in a fixed pseudo-random order)
+//!   by Knuth's random probes ([`crate::methods::backtrack::probe`]), scaled to all of
+//!   them, over the node rate the engine reaches here on a smaller board. Probes cost
+//!   microseconds, so this works for any N, however long the count.
+//! - The join: a sample of row sets counted twice, the first time building the quadrant
+//!   slabs they need, the second time not; the counting time is scaled to all row sets,
+//!   the slab-building time to the whole table.
+
+use crate::engine::{Engine, NoProgress, Work};
+use crate::methods::halves::join::Join;
+use crate::methods::{Method, Plan};
+use crate::records::shuffled;
+use std::time::Instant;
+
+/// What a count is projected to cost.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Projection {
+    /// The method the count uses.
+    pub method: Method,
+    /// Its sub-problems.
+    pub subproblems: usize,
+    /// Seconds of the whole count on the engine's threads.
+    pub seconds: f64,
+    /// Bytes the count holds at most (the join's table and its workers' buffers; for
+    /// backtracking, its sub-problem list).
+    pub memory_bytes: u64,
+    /// Sub-problems the projection looked at.
+    pub sampled: usize,
+}
+
+impl Engine {
+    /// Projects the count of `plan`, spending about `budget` seconds on the sample, on a
+    /// machine with `cpus` CPUs: the sample runs on the engine's threads here, and the
+    /// projection is for as many threads each as fast as one of this machine's CPUs (so
+    /// `--threads 64` on a 2-CPU machine projects a 64-core node like this one).
+    pub fn project(&self, plan: &Plan, budget: f64, cpus: usize) -> Projection {
+        let order = shuffled(plan.len(), plan.n());
+        let busy = self.threads().min(cpus.max(1)) as f64;
+        let speed_up = self.threads() as f64 / busy;
+        let (seconds, sampled, memory_bytes) = match plan {
+            Plan::Backtrack(split) => {
+                let (nodes, sampled) = sampled_nodes(split, &order, budget);
+                let rate = self.node_rate(plan.n(), budget / 2.0);
+                (nodes / rate / speed_up, sampled, split.heap_bytes())
+            }
+            Plan::Halves(join) => {
+                let (seconds, sampled) = self.sampled_join(plan, join, &order, budget);
+                let memory = Join::memory_need(plan.n(), self.threads());
+                (seconds / speed_up, sampled, memory)
+            }
+        };
+        Projection {
+            method: plan.method(),
+            subproblems: plan.len(),
+            seconds,
+            memory_bytes,
+            sampled,
+        }
+    }
+
+    /// Nodes per second on this engine's threads, counting a board small enough to take
+    /// about `budget` seconds at most.
+    fn node_rate(&self, n: usize, budget: f64) -> f64 {
+        let mut rate = 0.0;
+        for board in 12..=n.min(16) {
+            let Ok(plan) = self.prepare_backtrack(board) else {
+                break;
+            };
+            let started = Instant::now();
+            let done = self.run(&plan, &Work::default(), &NoProgress);
+            let seconds = started.elapsed().as_secs_f64();
+            let nodes: u64 = done.iter().map(|(_, t)| t.nodes).sum();
+            rate = nodes as f64 / seconds.max(1e-9);
+            // The next board takes about 8x as long.
+            if seconds * 8.0 > budget {
+                break;
+            }
+        }
+        rate.max(1.0)
+    }
+
+    /// The join's projected seconds from row sets counted twice (see the module docs).
+    /// The sample is made of runs of consecutive row sets, each from a place in `order`:
+    /// neighbours share their south rows and the pieces prepared for them, as in a count.
+    fn sampled_join(&self, plan: &Plan, join: &Join, order: &[usize], budget: f64) -> (f64, usize) {
+        const RUN: usize = 16;
+        let (mut taken, mut starts) = (0, 0);
+        let (mut cold, mut warm) = (0.0, 0.0);
+        let mut round = self.threads() * 2;
+        while starts < order.len() && taken < order.len() && cold + warm < budget {
+            let mut ids: Vec<usize> = order[starts..(starts + round).min(order.len())]
+                .iter()
+                .flat_map(|&start| start..(start + RUN).min(order.len()))
+                .collect();
+            ids.sort_unstable();
+            ids.dedup();
+            starts += round;
+            round *= 2;
+            let work = Work {
+                only: Some(&ids),
+                ..Work::default()
+            };
+            for pass in [&mut cold, &mut warm] {
+                let started = Instant::now();
+                self.run(plan, &work, &NoProgress);
+                *pass += started.elapsed().as_secs_f64();
+            }
+            taken += ids.len();
+        }
+        let taken = taken.min(order.len());
+        let scale = order.len() as f64 / taken.max(1) as f64;
+        let built = join.heap_bytes().max(1) as f64;
+        let whole_table = Join::table_bytes(plan.n()) as f64;
+        let building = (cold - warm).max(0.0) * (whole_table / built).max(1.0);
+        (warm * scale + building.min(cold * scale), taken)
+    }
+}
+
+/// The nodes of every sub-problem of `split`, from probes of those first in `order`,
+/// with about `budget` / 2 seconds of probing; and how many were probed.
+fn sampled_nodes(
+    split: &crate::methods::backtrack::split::Split,
+    order: &[usize],
+    budget: f64,
+) -> (f64, usize) {
+    use crate::methods::backtrack::probe::probe_nodes;
+    const PROBES: u32 = 64;
+    let mut rng = fastrand::Rng::with_seed(order.len() as u64);
+    let started = Instant::now();
+    let (mut sum, mut taken) = (0.0, 0);
+    for &id in order {
+        let (plan, start) = split.search(id);
+        let mut pick = |k: u32| rng.u32(..k);
+        let nodes: f64 = (0..PROBES)
+            .map(|_| probe_nodes(plan, &start, &mut pick))
+            .sum();
+        sum += nodes / f64::from(PROBES);
+        taken += 1;
+        if started.elapsed().as_secs_f64() > budget / 2.0 && taken >= 64 {
+            break;
+        }
+    }
+    let scale = order.len() as f64 / taken as f64;
+    (sum * scale + split.prefix_nodes as f64, taken)
+}

@@ -1,0 +1,81 @@
+//! `nqueens estimate`: the projected cost of a count, before it runs.
+
+mod common;
+
+use common::{json_lines, nqueens};
+use predicates::prelude::*;
+
+#[test]
+fn an_estimate_has_every_field_and_agrees_with_the_count_it_projects() {
+    for method in ["backtrack", "halves"] {
+        let e = &json_lines(&[
+            "estimate",
+            "13",
+            "--method",
+            method,
+            "--threads",
+            "2",
+            "--json",
+        ])[0];
+        let c = &json_lines(&[
+            "count",
+            "13",
+            "--method",
+            method,
+            "--threads",
+            "2",
+            "--json",
+        ])[0];
+        assert_eq!(e["method"], c["method"]);
+        assert_eq!(e["subproblems"], c["subproblems"]);
+        assert_eq!(e["threads"], 2);
+        assert!(e["sampled"].as_u64().unwrap() >= 1);
+        assert!(e["seconds"].as_f64().unwrap() > 0.0);
+        assert!(e["memory_bytes"].as_u64().unwrap() > 0);
+        assert_eq!(e["shards"], 1);
+        assert_eq!(e["seconds_per_shard"], e["seconds"]);
+        let mut fields: Vec<&str> = e.as_object().unwrap().keys().map(|k| k.as_str()).collect();
+        fields.sort_unstable();
+        assert_eq!(
+            fields,
+            [
+                "memory_bytes",
+                "method",
+                "n",
+                "sampled",
+                "seconds",
+                "seconds_per_shard",
+                "shards",
+                "subproblems",
+                "threads"
+            ]
+        );
+    }
+}
+
+#[test]
+fn a_huge_count_is_projected_in_seconds_and_in_human_units() {
+    // By probes, not by running it: N = 24 by backtracking takes weeks on 2 threads.
+    nqueens()
+        .args(["estimate", "24", "--method", "backtrack", "--threads", "2"])
+        .args(["--shards", "1000", "--seconds", "0.5"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("N = 24 by backtrack"))
+        .stdout(predicate::str::contains("in 1000 shards"))
+        .stdout(predicate::str::is_match(r"whole count: [0-9.]+ (days|years|h)").unwrap());
+}
+
+#[test]
+fn an_estimate_refuses_what_count_would_refuse() {
+    nqueens()
+        .args(["estimate", "8", "--shards", "1000"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("K must be 1 to"));
+    nqueens()
+        .args(["estimate", "33"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("N must be 1 to 32"));
+}
