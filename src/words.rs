@@ -28,6 +28,27 @@ pub fn human_bytes(bytes: u64) -> String {
     }
 }
 
+/// Seconds in the unit a person would use: "42 s", "17 min", "3.2 h", "41 days", "6.1 years".
+pub fn duration(seconds: f64) -> String {
+    const UNITS: [(f64, &str); 4] = [
+        (365.25 * 86400.0, "years"),
+        (86400.0, "days"),
+        (3600.0, "h"),
+        (60.0, "min"),
+    ];
+    for (size, unit) in UNITS {
+        if seconds >= 2.0 * size {
+            let value = seconds / size;
+            return if value >= 100.0 {
+                format!("{value:.0} {unit}")
+            } else {
+                format!("{value:.1} {unit}")
+            };
+        }
+    }
+    format!("{seconds:.2} s")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -40,5 +61,8 @@ mod tests {
         assert_eq!(shorten("abc"), "abc");
         let long = shorten(&"x".repeat(1000));
         assert!(long.len() < 70 && long.ends_with("(1000 bytes)"), "{long}");
+        assert_eq!(duration(42.0), "42.00 s");
+        assert_eq!(duration(7200.0), "2.0 h");
+        assert_eq!(duration(3.0 * 365.25 * 86400.0), "3.0 years");
     }
 }

@@ -1,12 +1,16 @@
 //! The progress bar: the library's [`Progress`] hook drawn with indicatif on stderr.
 //!
-//! The bar stays hidden for the first second (short runs show nothing) and whenever
-//! stderr is not a terminal or `--quiet` is given. The ETA appears only once enough work
-//! has finished for the rate to mean something.
+//! The bar appears after the first second (short runs show nothing), whether or not a
+//! sub-problem has finished: while the count is prepared it is a spinner. It fits the
+//! terminal's width, quotes the rate to three figures, and shows an ETA only once enough
+//! work has finished for the rate to mean something. When stderr is not a terminal, or
+//! is one that draws no bars (`TERM=dumb`), a plain line in human units goes to the log
+//! every 30 seconds instead; `--quiet` shows neither.
 
 use crate::app::system::say;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use nqueens::Progress;
+use nqueens::words::duration;
 use std::io::IsTerminal;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -31,13 +35,27 @@ pub struct Bar {
 impl Bar {
     pub fn new(label: String, quiet: bool) -> Bar {
         let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
-        bar.set_style(style(false));
+        bar.set_style(preparing());
         bar.set_prefix(label);
-        let terminal = std::io::stderr().is_terminal();
+        let dumb = std::env::var_os("TERM").is_some_and(|term| term == "dumb");
+        let terminal = std::io::stderr().is_terminal() && !dumb;
         let started = Instant::now();
+        let enabled = !quiet && terminal;
+        if enabled {
+            // Shown after a second even if nothing has finished yet (a long preparation,
+            // or sub-problems of hours), and kept moving.
+            bar.enable_steady_tick(Duration::from_millis(250));
+            let later = bar.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(SHOW_AFTER);
+                if !later.is_finished() {
+                    later.set_draw_target(ProgressDrawTarget::stderr());
+                }
+            });
+        }
         Bar {
             bar,
-            enabled: !quiet && terminal,
+            enabled,
             started,
             shown: AtomicBool::new(false),
             eta_shown: AtomicBool::new(false),
@@ -76,6 +94,13 @@ impl Bar {
     }
 }
 
+/// A bar dropped on the way out of a failed command leaves no line behind.
+impl Drop for Bar {
+    fn drop(&mut self) {
+        self.bar.finish_and_clear();
+    }
+}
+
 impl Bar {
     /// A plain progress line for batch logs, at most every [`LOG_EVERY`].
     fn log_line(&self, last: &Mutex<Instant>) {
@@ -90,27 +115,61 @@ impl Bar {
         let elapsed = self.started.elapsed().as_secs_f64();
         let rate = done as f64 / elapsed.max(1e-9);
         let eta = total.saturating_sub(done) as f64 / rate.max(1e-9);
+        let eta = if done == 0 {
+            "no ETA yet".to_string()
+        } else {
+            format!("ETA {}", duration(eta))
+        };
         say(&format!(
-            "{}: {done}/{total} sub-problems, {elapsed:.0} s elapsed, {rate:.1}/s, ETA {eta:.0} s",
-            self.bar.prefix()
+            "{}: {done}/{total} sub-problems, {} elapsed, {}/s, {eta}",
+            self.bar.prefix(),
+            duration(elapsed),
+            three_figures(rate)
         ));
     }
 }
 
+/// The bar over sub-problems: as wide as the terminal allows, the rest short enough to
+/// fit 80 columns with room for the bar.
 fn style(with_eta: bool) -> ProgressStyle {
     let template = if with_eta {
-        "{prefix} [{bar:40}] {pos}/{len} sub-problems  {elapsed_precise}  {per_sec}  ETA {eta}"
+        "{prefix} [{wide_bar}] {pos}/{len} {elapsed} {rate} ETA {eta}"
     } else {
-        "{prefix} [{bar:40}] {pos}/{len} sub-problems  {elapsed_precise}  {per_sec}"
+        "{prefix} [{wide_bar}] {pos}/{len} {elapsed} {rate}"
     };
     ProgressStyle::with_template(template)
         .expect("valid template")
+        .with_key(
+            "rate",
+            |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{}/s", three_figures(state.per_sec()));
+            },
+        )
         .progress_chars("=> ")
+}
+
+/// Before the first sub-problem is handed out: the count is being prepared.
+fn preparing() -> ProgressStyle {
+    ProgressStyle::with_template("{prefix} {spinner} preparing {elapsed}").expect("valid template")
+}
+
+/// A rate to three significant figures: 0.0123, 1.23, 123, 12300.
+fn three_figures(x: f64) -> String {
+    if x <= 0.0 || !x.is_finite() {
+        return "0".into();
+    }
+    let decimals = (2 - x.log10().floor() as i32).max(0) as usize;
+    if decimals == 0 {
+        format!("{:.0}", x)
+    } else {
+        format!("{x:.decimals$}")
+    }
 }
 
 impl Progress for Bar {
     fn begin(&self, subproblems: u64) {
         self.bar.set_length(subproblems);
+        self.bar.set_style(style(false));
     }
 
     fn advance(&self, done: u64) {

@@ -124,24 +124,3 @@ impl JsonCount {
         }
     }
 }
-
-/// Seconds in the unit a person would use: "42 s", "17 min", "3.2 h", "41 days", "6.1 years".
-pub fn duration(seconds: f64) -> String {
-    const UNITS: [(f64, &str); 4] = [
-        (365.25 * 86400.0, "years"),
-        (86400.0, "days"),
-        (3600.0, "h"),
-        (60.0, "min"),
-    ];
-    for (size, unit) in UNITS {
-        if seconds >= 2.0 * size {
-            let value = seconds / size;
-            return if value >= 100.0 {
-                format!("{value:.0} {unit}")
-            } else {
-                format!("{value:.1} {unit}")
-            };
-        }
-    }
-    format!("{seconds:.2} s")
-}

@@ -4,10 +4,10 @@
 use crate::app::args::EstimateArgs;
 use crate::app::args::engine::{EngineFlags, worded};
 use crate::app::failure::Failure;
-use crate::app::report::{duration, json_seconds};
+use crate::app::report::json_seconds;
 use crate::app::system::{available_cpus, print_line};
 use nqueens::Engine;
-use nqueens::words::{human_bytes, plural};
+use nqueens::words::{duration, human_bytes, plural};
 use serde::Serialize;
 
 #[derive(Serialize)]

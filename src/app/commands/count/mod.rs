@@ -11,12 +11,12 @@ use crate::app::args::engine::{EngineFlags, worded};
 use crate::app::failure::Failure;
 use crate::app::output::{FileLock, check_writable, same_file, write_atomically};
 use crate::app::progress::Bar;
-use crate::app::report::{Seconds, duration, print_count, print_header};
+use crate::app::report::{Seconds, print_count, print_header};
 use crate::app::signals::Stop;
 use crate::app::system::{available_cpus, print_line, say};
 use longrun::{Checkpointer, Layout, Saved, Shard, load_checkpoint, shard_result};
 use nqueens::records::Checksummed;
-use nqueens::words::{human_bytes, plural};
+use nqueens::words::{duration, human_bytes, plural};
 use nqueens::{Engine, Method, Plan, Progress, Tally, Work};
 use std::collections::BTreeMap;
 use std::sync::Mutex;
@@ -84,9 +84,10 @@ pub fn run(args: &CountArgs) -> Result<(), Failure> {
     for (i, n) in args.range.sizes().enumerate() {
         // Preparing (the split, the shard's part) is part of the run's time.
         let started = Instant::now();
+        let bar = Bar::new(format!("N = {n}"), args.quiet || args.mpi);
         let plan = engine.prepare(n).map_err(worded)?;
         if shard.is_none() && !args.mpi {
-            warn_if_long(&engine, &plan);
+            warn_if_long(&engine, &plan, &bar);
         }
         let covered = longrun::covered(&plan, shard)?;
         let layout = Layout::of(&plan, shard);
@@ -105,6 +106,7 @@ pub fn run(args: &CountArgs) -> Result<(), Failure> {
                 covered: &covered,
                 layout: &layout,
                 started,
+                bar,
             };
             run_here(&engine, part, saved, args, &stop)
         };
@@ -156,7 +158,7 @@ pub fn run(args: &CountArgs) -> Result<(), Failure> {
 /// Says on stderr, before the work, when a count is projected past an hour (a count of
 /// N = 28 would otherwise start silently on a job of years). Only boards that may take
 /// that long are sampled, for a second at most.
-fn warn_if_long(engine: &Engine, plan: &Plan) {
+fn warn_if_long(engine: &Engine, plan: &Plan, bar: &Bar) {
     const HOUR: f64 = 3600.0;
     let may_be_long = match plan.method() {
         Method::Backtrack => plan.n() >= 20,
@@ -167,7 +169,7 @@ fn warn_if_long(engine: &Engine, plan: &Plan) {
     }
     let p = engine.project(plan, 1.0, available_cpus());
     if p.seconds > HOUR {
-        say(&format!(
+        bar.note(&format!(
             "nqueens: N = {} by {} is projected to take {} on {} and {} of memory \
              (`nqueens estimate {}` for the figures); Ctrl-C stops it, and --checkpoint \
              FILE keeps its work",
@@ -201,6 +203,8 @@ struct Part<'a> {
     covered: &'a [usize],
     layout: &'a Layout,
     started: Instant,
+    /// The progress bar, up since the preparation began.
+    bar: Bar,
 }
 
 /// Runs the sub-problems not yet saved on this machine's threads, with the progress bar
@@ -212,9 +216,10 @@ fn run_here(engine: &Engine, part: Part, saved: Saved, args: &CountArgs, stop: &
         covered,
         layout,
         started,
+        bar,
     } = part;
     let sink = Sink {
-        bar: Bar::new(format!("N = {}", plan.n()), args.quiet),
+        bar,
         already: saved.done.len() as u64,
     };
     let fresh = Mutex::new(Vec::new());
