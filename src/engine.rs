@@ -25,12 +25,14 @@ use std::sync::atomic::AtomicBool;
 /// Receives progress from a running count: a no-op unless a caller wants to show it.
 ///
 /// Called from worker threads, once per finished sub-problem; implementations should be
-/// cheap and throttle any drawing themselves.
+/// cheap and throttle any drawing themselves. Besides their number, sub-problems come with
+/// an estimate of their work ([`Plan::estimated_work`]), so that the share of the work done
+/// (and so an ETA) is honest even when the first sub-problems are the largest.
 pub trait Progress: Sync {
-    /// The count is split into `subproblems` pieces.
-    fn begin(&self, _subproblems: u64) {}
-    /// `done` more sub-problems have finished.
-    fn advance(&self, _done: u64) {}
+    /// The run has `subproblems` pieces, of `work` estimated work in all.
+    fn begin(&self, _subproblems: u64, _work: f64) {}
+    /// `done` more sub-problems have finished, of `work` estimated work.
+    fn advance(&self, _done: u64, _work: f64) {}
 }
 
 /// The progress sink that ignores everything.
@@ -226,7 +228,12 @@ impl Engine {
         .into_iter()
         .filter(|&id| !work.skip.is_some_and(|skip| skip(id)))
         .collect();
-        progress.begin(todo.len() as u64);
+        // Each sub-problem's estimated work, by id, for an honest share of the work done.
+        let mut work_of = vec![0.0; plan.len()];
+        for &id in &todo {
+            work_of[id] = plan.estimated_work(id);
+        }
+        progress.begin(todo.len() as u64, work_of.iter().sum());
         self.scheduler.run(
             plan.solver(),
             self.kernel,
@@ -236,7 +243,7 @@ impl Engine {
                 if let Some(finished) = work.finished {
                     finished(id, tally);
                 }
-                progress.advance(1);
+                progress.advance(1, work_of[id]);
             },
         )
     }

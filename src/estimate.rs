@@ -12,7 +12,7 @@
 use crate::engine::{Engine, NoProgress, Work};
 use crate::methods::halves::join::Join;
 use crate::methods::{Method, Plan};
-use crate::records::shuffled;
+use crate::shuffle::shuffled;
 use std::time::Instant;
 
 /// What a count is projected to cost.

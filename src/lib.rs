@@ -34,6 +34,7 @@ pub mod oracle;
 pub mod placement;
 pub mod records;
 pub mod schedule;
+pub mod shuffle;
 pub mod solutions;
 pub mod stepper;
 pub mod symmetry;

@@ -6,6 +6,7 @@
 //! unweighted tally of the scalar kernel.
 
 use crate::methods::Plan;
+use crate::shuffle::shuffled;
 use crate::tally::Tally;
 use serde::{Deserialize, Serialize};
 use std::cmp::Reverse;
@@ -215,14 +216,6 @@ impl Ord for Load {
     }
 }
 
-/// The ids `0..len` in a pseudo-random order fixed by `n`: any first part of it is a fair
-/// sample of the whole.
-pub fn shuffled(len: usize, n: usize) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..len).collect();
-    order.sort_by_key(|&id| (mix(id as u64 ^ (n as u64) << 48), id));
-    order
-}
-
 /// The ids `0..len` in the order of [`shuffled`], dealt to the parts in turn.
 fn dealt(len: usize, shards: usize, n: usize) -> Vec<Vec<usize>> {
     let order = shuffled(len, n);
@@ -231,14 +224,6 @@ fn dealt(len: usize, shards: usize, n: usize) -> Vec<Vec<usize>> {
         parts[turn % shards].push(id);
     }
     parts
-}
-
-/// SplitMix64's finaliser: a fixed bijection of u64 that scatters neighbouring ids.
-fn mix(mut x: u64) -> u64 {
-    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
 }
 
 #[cfg(test)]

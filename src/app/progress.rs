@@ -12,18 +12,20 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use nqueens::Progress;
 use nqueens::words::duration;
 use std::io::IsTerminal;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 const SHOW_AFTER: Duration = Duration::from_secs(1);
 /// With stderr not a terminal (a batch log), a plain line this often instead of a bar.
 const LOG_EVERY: Duration = Duration::from_secs(30);
-/// Fraction of the sub-problems done before an ETA is shown.
+/// Fraction of the estimated work done before an ETA is shown.
 const ETA_AFTER: f64 = 0.05;
 
 pub struct Bar {
     bar: ProgressBar,
+    /// The estimated work of this run, and how much of it is done.
+    share: Arc<Mutex<Share>>,
     enabled: bool,
     started: Instant,
     shown: AtomicBool,
@@ -55,6 +57,11 @@ impl Bar {
         }
         Bar {
             bar,
+            share: Arc::new(Mutex::new(Share {
+                total: 0.0,
+                done: 0.0,
+                since: started,
+            })),
             enabled,
             started,
             shown: AtomicBool::new(false),
@@ -114,11 +121,9 @@ impl Bar {
         let (done, total) = (self.bar.position(), self.bar.length().unwrap_or(0));
         let elapsed = self.started.elapsed().as_secs_f64();
         let rate = done as f64 / elapsed.max(1e-9);
-        let eta = total.saturating_sub(done) as f64 / rate.max(1e-9);
-        let eta = if done == 0 {
-            "no ETA yet".to_string()
-        } else {
-            format!("ETA {}", duration(eta))
+        let eta = match self.share.lock().expect("no panics hold it").left() {
+            Some(left) => format!("ETA {}", duration(left)),
+            None => "no ETA yet".to_string(),
         };
         say(&format!(
             "{}: {done}/{total} sub-problems, {} elapsed, {}/s, {eta}",
@@ -129,14 +134,41 @@ impl Bar {
     }
 }
 
+/// A run's estimated work and how much of it is done, for an ETA that weighs each
+/// finished sub-problem by its estimated work rather than counting it as one.
+struct Share {
+    total: f64,
+    done: f64,
+    /// When the sub-problems began.
+    since: Instant,
+}
+
+impl Share {
+    /// The fraction of the work done.
+    fn fraction(&self) -> f64 {
+        if self.total > 0.0 {
+            (self.done / self.total).min(1.0)
+        } else {
+            0.0
+        }
+    }
+
+    /// Seconds left, from the time so far and the share of the work done.
+    fn left(&self) -> Option<f64> {
+        let f = self.fraction();
+        (f > 0.0).then(|| self.since.elapsed().as_secs_f64() * (1.0 - f) / f)
+    }
+}
+
 /// The bar over sub-problems: as wide as the terminal allows, the rest short enough to
 /// fit 80 columns with room for the bar.
-fn style(with_eta: bool) -> ProgressStyle {
+fn style(with_eta: bool, share: &Arc<Mutex<Share>>) -> ProgressStyle {
     let template = if with_eta {
-        "{prefix} [{wide_bar}] {pos}/{len} {elapsed} {rate} ETA {eta}"
+        "{prefix} [{wide_bar}] {pos}/{len} {elapsed} {rate} ETA {left}"
     } else {
         "{prefix} [{wide_bar}] {pos}/{len} {elapsed} {rate}"
     };
+    let share = Arc::clone(share);
     ProgressStyle::with_template(template)
         .expect("valid template")
         .with_key(
@@ -145,7 +177,27 @@ fn style(with_eta: bool) -> ProgressStyle {
                 let _ = write!(w, "{}/s", three_figures(state.per_sec()));
             },
         )
+        .with_key(
+            "left",
+            move |_: &ProgressState, w: &mut dyn std::fmt::Write| {
+                let left = share.lock().expect("no panics hold it").left();
+                let _ = match left {
+                    Some(left) => write!(w, "{}", short_duration(left)),
+                    None => write!(w, "?"),
+                };
+            },
+        )
         .progress_chars("=> ")
+}
+
+/// Seconds as the bar shows them: "42s", "7m", "3h", "12d".
+fn short_duration(seconds: f64) -> String {
+    match seconds {
+        s if s < 120.0 => format!("{s:.0}s"),
+        s if s < 7200.0 => format!("{:.0}m", s / 60.0),
+        s if s < 172_800.0 => format!("{:.0}h", s / 3600.0),
+        s => format!("{:.0}d", s / 86400.0),
+    }
 }
 
 /// Before the first sub-problem is handed out: the count is being prepared.
@@ -167,13 +219,23 @@ fn three_figures(x: f64) -> String {
 }
 
 impl Progress for Bar {
-    fn begin(&self, subproblems: u64) {
+    fn begin(&self, subproblems: u64, work: f64) {
+        *self.share.lock().expect("no panics hold it") = Share {
+            total: work,
+            done: 0.0,
+            since: Instant::now(),
+        };
         self.bar.set_length(subproblems);
-        self.bar.set_style(style(false));
+        self.bar.set_style(style(false, &self.share));
     }
 
-    fn advance(&self, done: u64) {
+    fn advance(&self, done: u64, work: f64) {
         self.bar.inc(done);
+        let fraction = {
+            let mut share = self.share.lock().expect("no panics hold it");
+            share.done += work;
+            share.fraction()
+        };
         if let Some(last) = &self.log {
             self.log_line(last);
         }
@@ -186,12 +248,11 @@ impl Progress for Bar {
         {
             self.bar.set_draw_target(ProgressDrawTarget::stderr());
         }
-        let len = self.bar.length().unwrap_or(0).max(1);
         if !self.eta_shown.load(Ordering::Relaxed)
-            && self.bar.position() as f64 >= ETA_AFTER * len as f64
+            && fraction >= ETA_AFTER
             && !self.eta_shown.swap(true, Ordering::Relaxed)
         {
-            self.bar.set_style(style(true));
+            self.bar.set_style(style(true, &self.share));
         }
     }
 }

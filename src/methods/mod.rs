@@ -143,6 +143,16 @@ impl Plan {
         }
     }
 
+    /// A rough relative estimate of sub-problem `id`'s work, for progress: backtracking's
+    /// cost estimate (its searches differ by orders of magnitude, the largest first);
+    /// 1 for the join's row sets, whose costs are alike enough at this grain.
+    pub fn estimated_work(&self, id: usize) -> f64 {
+        match self {
+            Plan::Backtrack(split) => split.estimated_cost(id),
+            Plan::Halves(_) => 1.0,
+        }
+    }
+
     /// Nodes counted while splitting (not part of any sub-problem).
     pub fn prefix_nodes(&self) -> u64 {
         match self {

@@ -354,12 +354,13 @@ struct Sink {
 }
 
 impl Progress for Sink {
-    fn begin(&self, subproblems: u64) {
-        self.bar.begin(self.already + subproblems);
-        self.bar.advance(self.already);
+    fn begin(&self, subproblems: u64, work: f64) {
+        self.bar.begin(self.already + subproblems, work);
+        // The sub-problems saved before count on the bar, not in this run's work.
+        self.bar.advance(self.already, 0.0);
     }
 
-    fn advance(&self, done: u64) {
-        self.bar.advance(done);
+    fn advance(&self, done: u64, work: f64) {
+        self.bar.advance(done, work);
     }
 }
