@@ -5,8 +5,8 @@
 //!
 //! The library's errors are worded here with the flags that would fix them.
 
+use super::choices::{KernelArg, MethodArg};
 use super::parse;
-use super::{KernelArg, MethodArg};
 use crate::app::failure::Failure;
 use crate::app::system::{available_cpus, memory_available};
 use nqueens::methods::{MethodChoice, auto_method};

@@ -1,6 +1,7 @@
 //! `nqueens find N`: one solution for a large board.
 
-use crate::app::args::{FindArgs, FindMethod};
+use crate::app::args::FindArgs;
+use crate::app::args::choices::FindMethod;
 use crate::app::failure::Failure;
 use crate::app::output::Output;
 use crate::app::render::{Format, Item, stream_board, svg, text};

@@ -1,7 +1,8 @@
 //! `nqueens merge FILES...`: the count from shard results, once they prove complete.
 
+use crate::app::args::MergeArgs;
+use crate::app::args::choices::{KernelArg, MethodArg};
 use crate::app::args::engine::{EngineFlags, worded};
-use crate::app::args::{KernelArg, MergeArgs, MethodArg};
 use crate::app::failure::Failure;
 use crate::app::report::{Seconds, print_count, print_header};
 use crate::app::system::print_line;

@@ -2,9 +2,10 @@
 //! board where its projected time passes the budget.
 
 use super::figures::MAX_N;
+use crate::app::args::BenchArgs;
+use crate::app::args::choices::{KernelArg, MethodArg};
 use crate::app::args::engine::{EngineFlags, worded};
 use crate::app::args::parse::BoardRange;
-use crate::app::args::{BenchArgs, KernelArg, MethodArg};
 use crate::app::failure::Failure;
 use crate::app::progress::spinner;
 use crate::app::system::print_line;

@@ -1,0 +1,72 @@
+//! The values of the flags that choose: the counting method, the kernel level, and
+//! `find`'s method.
+
+use clap::ValueEnum;
+use nqueens::MethodChoice;
+
+/// The counting method, as chosen on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum MethodArg {
+    /// The faster method for each board size.
+    Auto,
+    /// Bitmask backtracking over border keys.
+    Backtrack,
+    /// The half-board join (meet in the middle), from N = 4.
+    Halves,
+}
+
+/// The kernel level, as chosen on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum KernelArg {
+    /// The fastest this CPU runs.
+    Auto,
+    /// Vector kernels on AVX-512 (F, BW, VPOPCNTDQ).
+    Avx512,
+    /// Vector kernels on AVX2 (with BMI1/2, POPCNT and LZCNT).
+    Avx2,
+    /// Plain code for any x86-64.
+    Portable,
+}
+
+impl KernelArg {
+    pub fn choice(self) -> Option<nqueens::cpu::KernelLevel> {
+        use nqueens::cpu::KernelLevel;
+        match self {
+            KernelArg::Auto => None,
+            KernelArg::Avx512 => Some(KernelLevel::Avx512),
+            KernelArg::Avx2 => Some(KernelLevel::Avx2),
+            KernelArg::Portable => Some(KernelLevel::Portable),
+        }
+    }
+}
+
+impl MethodArg {
+    pub fn choice(self) -> MethodChoice {
+        match self {
+            MethodArg::Auto => MethodChoice::Auto,
+            MethodArg::Backtrack => MethodChoice::Only(nqueens::Method::Backtrack),
+            MethodArg::Halves => MethodChoice::Only(nqueens::Method::Halves),
+        }
+    }
+}
+
+/// How `find` looks for a solution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum FindMethod {
+    /// Hoffman, Loessi and Moore's construction: O(N), any N >= 4.
+    Explicit,
+    /// Minton et al.'s min-conflicts local search, reproducible with --seed.
+    MinConflicts,
+    /// Random placement with restarts (small N only).
+    RandomRestart,
+}
+
+impl FindMethod {
+    pub fn name(self) -> &'static str {
+        match self {
+            FindMethod::Explicit => "explicit construction",
+            FindMethod::MinConflicts => "min-conflicts",
+            FindMethod::RandomRestart => "random placement with restarts",
+        }
+    }
+}
