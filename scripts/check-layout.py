@@ -39,7 +39,6 @@ def expand_uses(code):
     """Every path a `use` statement names, braces expanded."""
     paths = []
     for stmt in re.findall(r"\buse\s+([^;]+);", code):
-        stack = [""]
         prefix = []
         token = ""
         for ch in re.sub(r"\s+", "", stmt):
@@ -59,7 +58,6 @@ def expand_uses(code):
                 token += ch
         if token:
             paths.append("".join(prefix) + token)
-        del stack
     return [p.split("as")[0] if "::as" not in p else p for p in paths]
 
 
@@ -73,10 +71,7 @@ def main():
         edges = {p: set() for p in group}
         for p in group:
             here = module_of(p, src)
-            if p.name in ("mod.rs", "lib.rs", "main.rs"):
-                base = here
-            else:
-                base = here  # a file's own children live under its name
+            base = here  # a file's children live under its own module path
             code = strip(p.read_text())
             names = expand_uses(code)
             names += re.findall(r"\b((?:crate|super|self)(?:::\w+)+)", code)

@@ -161,12 +161,9 @@ impl Engine {
     /// workers' buffers take) and boards the join does not take sent to backtracking. A
     /// split depth asks for backtracking.
     pub fn method_for(&self, n: usize) -> Method {
-        let for_tables = self
-            .memory_budget
-            .map(|budget| budget.saturating_sub(self.workers_bytes(n)));
         let method = match self.method {
             MethodChoice::Auto if self.split_depth.is_some() => Method::Backtrack,
-            MethodChoice::Auto => auto_method(n, for_tables),
+            MethodChoice::Auto => auto_method(n, self.table_budget(n)),
             MethodChoice::Only(method) => method,
         };
         match method {
@@ -181,14 +178,10 @@ impl Engine {
             return Err(Error::BoardSize(n));
         }
         match self.method_for(n) {
-            Method::Backtrack => {
-                let depth = self.split_depth.unwrap_or_else(|| default_split_depth(n));
-                Ok(Plan::Backtrack(Split::new(n, depth)))
-            }
+            Method::Backtrack => self.prepare_backtrack(n),
             Method::Halves => {
                 let workers = self.workers_bytes(n);
-                let for_tables = self.memory_budget.map(|b| b.saturating_sub(workers));
-                Join::new(n, for_tables)
+                Join::new(n, self.table_budget(n))
                     .map(Plan::Halves)
                     .map_err(|refusal| match refusal {
                         join::Refusal::BoardSize => Error::BoardSize(n),
@@ -212,6 +205,13 @@ impl Engine {
         Ok(Plan::Backtrack(Split::new(n, depth)))
     }
 
+    /// The memory budget left for the join's table once its workers have their buffers.
+    fn table_budget(&self, n: usize) -> Option<u64> {
+        let workers = self.workers_bytes(n);
+        self.memory_budget
+            .map(|budget| budget.saturating_sub(workers))
+    }
+
     /// What the join's workers' buffers take on board `n`, all together.
     fn workers_bytes(&self, n: usize) -> u64 {
         (self.threads() as u64).saturating_mul(Join::worker_bytes(n))
@@ -228,12 +228,8 @@ impl Engine {
         .into_iter()
         .filter(|&id| !work.skip.is_some_and(|skip| skip(id)))
         .collect();
-        // Each sub-problem's estimated work, by id, for an honest share of the work done.
-        let mut work_of = vec![0.0; plan.len()];
-        for &id in &todo {
-            work_of[id] = plan.estimated_work(id);
-        }
-        progress.begin(todo.len() as u64, work_of.iter().sum());
+        let total_work = todo.iter().map(|&id| plan.estimated_work(id)).sum();
+        progress.begin(todo.len() as u64, total_work);
         self.scheduler.run(
             plan.solver(),
             self.kernel,
@@ -243,7 +239,7 @@ impl Engine {
                 if let Some(finished) = work.finished {
                     finished(id, tally);
                 }
-                progress.advance(1, work_of[id]);
+                progress.advance(1, plan.estimated_work(id));
             },
         )
     }

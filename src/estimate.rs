@@ -13,7 +13,9 @@ use crate::engine::{Engine, NoProgress, Work};
 use crate::methods::halves::join::Join;
 use crate::methods::{Method, Plan};
 use crate::shuffle::shuffled;
-use std::time::Instant;
+use crate::tally::Tally;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 /// What a count is projected to cost.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -36,18 +38,27 @@ impl Engine {
     /// machine with `cpus` CPUs: the sample runs on the engine's threads here, and the
     /// projection is for as many threads each as fast as one of this machine's CPUs (so
     /// `--threads 64` on a 2-CPU machine projects a 64-core node like this one).
-    pub fn project(&self, plan: &Plan, budget: f64, cpus: usize) -> Projection {
+    ///
+    /// Once `stop` is set the sample ends at once (it hands out no further sub-problem),
+    /// and the projection is made from what was sampled.
+    pub fn project(
+        &self,
+        plan: &Plan,
+        budget: f64,
+        cpus: usize,
+        stop: Option<&AtomicBool>,
+    ) -> Projection {
         let order = shuffled(plan.len(), plan.n());
         let busy = self.threads().min(cpus.max(1)) as f64;
         let speed_up = self.threads() as f64 / busy;
         let (seconds, sampled, memory_bytes) = match plan {
             Plan::Backtrack(split) => {
-                let (nodes, sampled) = sampled_nodes(split, &order, budget);
-                let rate = self.node_rate(plan.n(), budget / 2.0);
+                let (nodes, sampled) = sampled_nodes(split, &order, budget, stop);
+                let rate = self.node_rate(plan.n(), budget / 2.0, stop);
                 (nodes / rate / speed_up, sampled, split.heap_bytes())
             }
             Plan::Halves(join) => {
-                let (seconds, sampled) = self.sampled_join(plan, join, &order, budget);
+                let (seconds, sampled) = self.sampled_join(plan, join, &order, budget, stop);
                 let memory = Join::memory_need(plan.n(), self.threads());
                 (seconds / speed_up, sampled, memory)
             }
@@ -63,15 +74,14 @@ impl Engine {
 
     /// Nodes per second on this engine's threads, counting a board small enough to take
     /// about `budget` seconds at most.
-    fn node_rate(&self, n: usize, budget: f64) -> f64 {
+    fn node_rate(&self, n: usize, budget: f64, stop: Option<&AtomicBool>) -> f64 {
         let mut rate = 0.0;
         for board in 12..=n.min(16) {
             let Ok(plan) = self.prepare_backtrack(board) else {
                 break;
             };
-            let started = Instant::now();
-            let done = self.run(&plan, &Work::default(), &NoProgress);
-            let seconds = started.elapsed().as_secs_f64();
+            let ids: Vec<usize> = (0..plan.len()).collect();
+            let (done, seconds) = self.run_for(&plan, &ids, budget, stop);
             let nodes: u64 = done.iter().map(|(_, t)| t.nodes).sum();
             rate = nodes as f64 / seconds.max(1e-9);
             // The next board takes about 8x as long.
@@ -82,40 +92,72 @@ impl Engine {
         rate.max(1.0)
     }
 
-    /// The join's projected seconds from row sets counted twice (see the module docs).
-    /// The sample is made of runs of consecutive row sets, each from a place in `order`:
-    /// neighbours share their south rows and the pieces prepared for them, as in a count.
-    fn sampled_join(&self, plan: &Plan, join: &Join, order: &[usize], budget: f64) -> (f64, usize) {
+    /// The join's projected seconds from row sets counted twice (see the module docs),
+    /// and how many were sampled. The sample is made of runs of consecutive row sets, each
+    /// from a place in `order`: neighbours share their south rows and the pieces prepared
+    /// for them, as in a count. The first pass hands out row sets for half the budget (a
+    /// row set in hand is finished: the join does not abandon one); the second counts the
+    /// finished ones again, their slabs built.
+    fn sampled_join(
+        &self,
+        plan: &Plan,
+        join: &Join,
+        order: &[usize],
+        budget: f64,
+        stop: Option<&AtomicBool>,
+    ) -> (f64, usize) {
         const RUN: usize = 16;
-        let (mut taken, mut starts) = (0, 0);
-        let (mut cold, mut warm) = (0.0, 0.0);
-        let mut round = self.threads() * 2;
-        while starts < order.len() && taken < order.len() && cold + warm < budget {
-            let mut ids: Vec<usize> = order[starts..(starts + round).min(order.len())]
-                .iter()
-                .flat_map(|&start| start..(start + RUN).min(order.len()))
-                .collect();
-            ids.sort_unstable();
-            ids.dedup();
-            starts += round;
-            round *= 2;
-            let work = Work {
-                only: Some(&ids),
-                ..Work::default()
-            };
-            for pass in [&mut cold, &mut warm] {
-                let started = Instant::now();
-                self.run(plan, &work, &NoProgress);
-                *pass += started.elapsed().as_secs_f64();
-            }
-            taken += ids.len();
-        }
-        let taken = taken.min(order.len());
-        let scale = order.len() as f64 / taken.max(1) as f64;
+        // The runs in `order`'s order, each id once: the first ones handed out are a
+        // sample of whole runs.
+        let mut seen = vec![false; order.len()];
+        let ids: Vec<usize> = order
+            .iter()
+            .take(self.threads() * 64)
+            .flat_map(|&start| start..(start + RUN).min(order.len()))
+            .filter(|&id| !std::mem::replace(&mut seen[id], true))
+            .collect();
+        let (finished, cold) = self.run_for(plan, &ids, budget / 2.0, stop);
+        let finished: Vec<usize> = finished.iter().map(|&(id, _)| id).collect();
+        let (_, warm) = self.run_for(plan, &finished, f64::INFINITY, stop);
+        let scale = order.len() as f64 / finished.len().max(1) as f64;
         let built = join.heap_bytes().max(1) as f64;
         let whole_table = Join::table_bytes(plan.n()) as f64;
         let building = (cold - warm).max(0.0) * (whole_table / built).max(1.0);
-        (warm * scale + building.min(cold * scale), taken)
+        (warm * scale + building.min(cold * scale), finished.len())
+    }
+
+    /// Runs the sub-problems `ids` of `plan`, handing out none after `seconds` or once
+    /// `stop` is set; returns those that finished and the seconds it took.
+    fn run_for(
+        &self,
+        plan: &Plan,
+        ids: &[usize],
+        seconds: f64,
+        stop: Option<&AtomicBool>,
+    ) -> (Vec<(usize, Tally)>, f64) {
+        let (halt, over) = (AtomicBool::new(false), AtomicBool::new(false));
+        let started = Instant::now();
+        let done = std::thread::scope(|scope| {
+            scope.spawn(|| {
+                while !over.load(Ordering::Relaxed) {
+                    let stopped = stop.is_some_and(|s| s.load(Ordering::Relaxed));
+                    if stopped || started.elapsed().as_secs_f64() > seconds {
+                        halt.store(true, Ordering::Relaxed);
+                        return;
+                    }
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+            });
+            let work = Work {
+                only: Some(ids),
+                stop: Some(&halt),
+                ..Work::default()
+            };
+            let done = self.run(plan, &work, &NoProgress);
+            over.store(true, Ordering::Relaxed);
+            done
+        });
+        (done, started.elapsed().as_secs_f64())
     }
 }
 
@@ -125,6 +167,7 @@ fn sampled_nodes(
     split: &crate::methods::backtrack::split::Split,
     order: &[usize],
     budget: f64,
+    stop: Option<&AtomicBool>,
 ) -> (f64, usize) {
     use crate::methods::backtrack::probe::probe_nodes;
     const PROBES: u32 = 64;
@@ -139,7 +182,8 @@ fn sampled_nodes(
             .sum();
         sum += nodes / f64::from(PROBES);
         taken += 1;
-        if started.elapsed().as_secs_f64() > budget / 2.0 && taken >= 64 {
+        let stopped = stop.is_some_and(|s| s.load(Ordering::Relaxed));
+        if stopped || started.elapsed().as_secs_f64() > budget / 2.0 && taken >= 64 {
             break;
         }
     }

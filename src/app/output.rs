@@ -228,14 +228,13 @@ impl FileLock {
     /// refuses at once if another live run holds it; then removes the temporary files a
     /// killed run left beside `target`.
     pub fn claim(target: &Path, what: &str) -> Result<FileLock, Failure> {
-        let checkpoint = target;
-        let mut name = checkpoint.as_os_str().to_owned();
+        let mut name = target.as_os_str().to_owned();
         name.push(".lock");
         let path = PathBuf::from(name);
         let fail = |e: std::io::Error| {
             Failure::usage(format!(
                 "cannot lock {what} {} (with {}): {e}",
-                checkpoint.display(),
+                target.display(),
                 path.display()
             ))
         };
@@ -257,12 +256,12 @@ impl FileLock {
                 return Err(Failure::usage(format!(
                     "{what} {} is in use: another run{holder} holds it; wait for it to \
                      end or stop it, then run this again",
-                    checkpoint.display()
+                    target.display()
                 )));
             }
             Err(fs::TryLockError::Error(e)) => return Err(fail(e)),
         }
-        remove_stale_temps(checkpoint);
+        remove_stale_temps(target);
         // The holder's process id, for the message another run prints (best effort: a
         // full disk must not stop a run that may free space before it saves).
         let _ = file

@@ -51,7 +51,7 @@ pub fn run(args: &EstimateArgs) -> Result<(), Failure> {
             plan.len()
         )));
     }
-    let p = engine.project(&plan, args.seconds, available_cpus());
+    let p = engine.project(&plan, args.seconds, available_cpus(), None);
     let per_shard = p.seconds / args.shards as f64;
     let mut out = std::io::stdout().lock();
     if args.json {

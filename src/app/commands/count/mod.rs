@@ -87,7 +87,7 @@ pub fn run(args: &CountArgs) -> Result<(), Failure> {
         let bar = Bar::new(format!("N = {n}"), args.quiet || args.mpi);
         let plan = engine.prepare(n).map_err(worded)?;
         if shard.is_none() && !args.mpi {
-            warn_if_long(&engine, &plan, &bar);
+            warn_if_long(&engine, &plan, &bar, &stop);
         }
         let covered = longrun::covered(&plan, shard)?;
         let layout = Layout::of(&plan, shard);
@@ -158,7 +158,7 @@ pub fn run(args: &CountArgs) -> Result<(), Failure> {
 /// Says on stderr, before the work, when a count is projected past an hour (a count of
 /// N = 28 would otherwise start silently on a job of years). Only boards that may take
 /// that long are sampled, for a second at most.
-fn warn_if_long(engine: &Engine, plan: &Plan, bar: &Bar) {
+fn warn_if_long(engine: &Engine, plan: &Plan, bar: &Bar, stop: &Stop) {
     const HOUR: f64 = 3600.0;
     let may_be_long = match plan.method() {
         Method::Backtrack => plan.n() >= 20,
@@ -167,8 +167,8 @@ fn warn_if_long(engine: &Engine, plan: &Plan, bar: &Bar) {
     if !may_be_long {
         return;
     }
-    let p = engine.project(plan, 1.0, available_cpus());
-    if p.seconds > HOUR {
+    let p = engine.project(plan, 1.0, available_cpus(), Some(&stop.stop));
+    if p.seconds > HOUR && !stop.stop.load(Ordering::Relaxed) {
         bar.note(&format!(
             "nqueens: N = {} by {} is projected to take {} on {} and {} of memory \
              (`nqueens estimate {}` for the figures); Ctrl-C stops it, and --checkpoint \
