@@ -120,7 +120,7 @@ impl Engine {
         let finished: Vec<usize> = finished.iter().map(|&(id, _)| id).collect();
         let (_, warm) = self.run_for(plan, &finished, f64::INFINITY, stop);
         let scale = order.len() as f64 / finished.len().max(1) as f64;
-        let built = join.heap_bytes().max(1) as f64;
+        let built = join.built_bytes().max(1) as f64;
         let whole_table = Join::table_bytes(plan.n()) as f64;
         let building = (cold - warm).max(0.0) * (whole_table / built).max(1.0);
         (warm * scale + building.min(cold * scale), finished.len())

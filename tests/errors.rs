@@ -269,7 +269,8 @@ fn a_memory_limit_is_a_refusal_naming_the_need_never_an_abort() {
         "count 21 --method halves",
         "count 21 --shard 1/1000 --output shard.json",
     ] {
-        // 400 MB of address space: the join's table for N = 21 alone needs 552 MB.
+        // 400 MB of address space: a count of N = 21 by halves needs 240 MB resident, and
+        // about twice that in address space.
         let out = std::process::Command::new("sh")
             .arg("-c")
             .arg(format!(

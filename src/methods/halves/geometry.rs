@@ -57,17 +57,6 @@ impl Geometry {
         2 * (self.n - 1)
     }
 
-    /// The key bits the pair counter may sort patterns by, best first: diagonals beside
-    /// the long ones, which many half-boards of both sides hold (east patterns never hold
-    /// the long ones themselves).
-    pub(super) fn cut_bits(&self) -> Vec<u32> {
-        let (d1, d2) = (self.side - 1, self.n - 1 + self.west - 1);
-        [d1 - 1, d2 + 1, d1 + 1, d2 - 1]
-            .into_iter()
-            .filter(|&bit| bit < self.key_bits())
-            .collect()
-    }
-
     /// The key bit of the main diagonal (`r = c`, d2 = n - 1).
     pub(super) fn main_diagonal(&self) -> u64 {
         1 << (self.n - 1 + self.west - 1)

@@ -3,7 +3,7 @@
 //! kept of it is its contact key.
 
 use super::geometry::{CENTRAL, Geometry, Half, for_each_subset};
-use super::quadrants::QuadrantTable;
+use super::quadrants::{Keep, QuadrantTable};
 
 impl Geometry {
     /// Appends to `out` the key of every half-board of `half` on these rows (the key of a
@@ -81,6 +81,8 @@ pub(super) struct HalfScratch {
 struct SouthPieces {
     /// The south rows and the long-diagonal filter these pieces are for.
     holds: Option<(u32, bool)>,
+    /// Their slab of the table, kept alive while this worker may share it with others.
+    slab: Option<Keep>,
     /// For each column split, in the order `for_each_subset` gives them, its range.
     ranges: Vec<(u32, u32)>,
     pieces: Vec<(u64, u64)>,
@@ -106,9 +108,10 @@ impl SouthPieces {
         let shape = g.key_shape(g.west, half.column);
         let all_columns = (1u32 << half.width) - 1;
         let north_queens = half.width - rows.count_ones();
+        let slab = table.slab(rows);
         for_each_subset(half.width, north_queens, |north_columns| {
             let start = self.pieces.len() as u32;
-            let south = table.pieces(rows, all_columns ^ north_columns);
+            let south = slab.pieces(all_columns ^ north_columns);
             self.pieces.extend(south.iter().filter_map(|&p| {
                 let key = shape.key(p);
                 if central && p & 1 != 0 {
@@ -121,5 +124,6 @@ impl SouthPieces {
             self.ranges.push((start, self.pieces.len() as u32));
         });
         self.holds = Some((rows, drop_long));
+        self.slab = slab.keep();
     }
 }

@@ -42,17 +42,27 @@ pub struct Join {
 }
 
 impl Join {
-    /// Bytes the quadrant table for `n` needs.
+    /// Bytes the quadrant table for `n` needs: its lasting slabs (for an odd board, those
+    /// of the north quadrants: a third of the table).
     pub fn table_bytes(n: usize) -> u64 {
-        QuadrantTable::bytes(Geometry::new(n).side)
+        let g = Geometry::new(n);
+        QuadrantTable::bytes(g.side, g.west)
     }
 
     /// Bytes one worker's buffers (the keys of a row set, the bit-sliced patterns, the
     /// south pieces) may reach on board `n`: an envelope of what was measured (peak
     /// memory with 8 or 16 workers less with 1, per worker, on shards): N = 18: 1 MB,
-    /// 20: 7.5 MB, 21: 25 MB, 22: 37 MB. It is 10 MB at N = 20 and grows 2.5x per N.
+    /// 20: 7.5 MB, 21: 29 MB, 22: 37 MB. It is 12 MB at N = 20 and grows 2.5x per N.
+    /// On an odd board, a worker also holds two passing slabs of the table.
     pub fn worker_bytes(n: usize) -> u64 {
-        (10e6 * 2.5f64.powi(n as i32 - 20)) as u64
+        let g = Geometry::new(n);
+        let buffers = (12e6 * 2.5f64.powi(n as i32 - 20)) as u64;
+        let held = if g.side > g.west {
+            2 * QuadrantTable::slab_bytes(g.side)
+        } else {
+            0
+        };
+        buffers + held
     }
 
     /// Bytes a whole count of `n` by halves needs with `workers` workers: the quadrant
@@ -94,7 +104,7 @@ impl Join {
         Ok(Join {
             n,
             geometry,
-            table: QuadrantTable::new(geometry.side),
+            table: QuadrantTable::new(geometry.side, geometry.west),
             row_sets,
         })
     }
@@ -139,9 +149,14 @@ impl Join {
         }
     }
 
-    /// Bytes held by the shared table.
+    /// Bytes held by the shared table now.
     pub fn heap_bytes(&self) -> u64 {
         self.table.heap_bytes() + self.row_sets.len() as u64 * 4
+    }
+
+    /// Bytes of every slab of the table built so far, those dropped since included.
+    pub fn built_bytes(&self) -> u64 {
+        self.table.built_bytes()
     }
 
     /// Counts sub-problem `id` (not yet weighted); `nodes` are the half-boards built. The
@@ -201,7 +216,6 @@ impl Join {
         for key in patterns.iter_mut() {
             *key &= !CENTRAL;
         }
-        scratch.counter.load(patterns);
 
         let west = &mut scratch.west;
         west.clear();
@@ -214,6 +228,7 @@ impl Join {
             west,
         );
         nodes += west.len() as u64;
+        scratch.counter.load(patterns, west);
         let plain_weight = self.plain_weight(east_rows);
         // Sort the west keys by class (how many long diagonals they hold: 0, 1 or 2):
         // count, then place, without a branch per key.
@@ -252,7 +267,7 @@ impl Join {
     pub fn scratch(&self, kernel: KernelLevel) -> Scratch {
         Scratch {
             kernel,
-            counter: PairCounter::new(self.geometry.key_bits(), &self.geometry.cut_bits(), kernel),
+            counter: PairCounter::new(self.geometry.key_bits(), kernel),
             patterns: Vec::new(),
             west: Vec::new(),
             items: Vec::new(),

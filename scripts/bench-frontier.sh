@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# The frontier's figures for the join in one run: the start-up of small shards
+# (bench-startup.sh), the growth from N to N + 1 sampled by shards (the counting seconds
+# of the same shard numbers k/K at both sizes, alternating), and, when asked, a whole
+# count's time and peak memory. Targets from the frontier issue: growth N = 20 -> 21 at
+# most 7.5x; the whole N = 21 at most 8 minutes and 400 MB on 2 threads.
+#
+#   scripts/bench-frontier.sh [THREADS=2]
+#
+# Environment: GROWTH (pairs "N:K:k,k,..", default "20:20:1,11 21:40:1,21"), STARTUP
+# (N:K specs for bench-startup.sh, default its own; "none" skips it), WHOLE (board sizes
+# to count whole, default none), KERNEL (a --kernel value, default the CPU's best).
+set -euo pipefail
+threads=${1:-2}
+root=$(cd "$(dirname "$0")/.." && pwd)
+cargo build --release --quiet --manifest-path "$root/Cargo.toml"
+nq=$root/target/release/nqueens
+kernel=()
+[ -n "${KERNEL:-}" ] && kernel=(--kernel "$KERNEL")
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+"$nq" --version
+
+if [ "${STARTUP:-}" != none ]; then
+    echo "== start-up of one shard ($threads threads)"
+    # shellcheck disable=SC2086
+    bash "$root/scripts/bench-startup.sh" "$threads" ${STARTUP:-}
+fi
+
+# Counting seconds (the JSON's, preparation included) and peak MB of shard k/K of N.
+shard() {
+    /usr/bin/time -f '%M' -o "$out/time" "$nq" count "$1" --method halves --threads "$threads" \
+        "${kernel[@]}" --shard "$3/$2" --output "$out/shard.json" --force --quiet > /dev/null
+    printf '%s %s\n' "$(sed 's/.*"seconds":\([0-9.]*\).*/\1/' "$out/shard.json")" \
+        "$(( $(cat "$out/time") / 1024 ))"
+    rm -f "$out/shard.json"
+}
+
+echo "== growth sampled by shards ($threads threads): the same shard numbers at N and N + 1"
+printf '%4s %5s %-10s %12s %12s %8s %10s\n' N K shards "N s" "N + 1 s" growth "peak MB"
+for spec in ${GROWTH:-20:20:1,11 21:40:1,21}; do
+    IFS=: read -r n k list <<< "$spec"
+    small=0; large=0; peak=0
+    for i in ${list//,/ }; do
+        # Alternate the two sizes shard by shard.
+        read -r s _ < <(shard "$n" "$k" "$i")
+        read -r l mb < <(shard $((n + 1)) "$k" "$i")
+        small=$(echo "$small + $s" | bc -l); large=$(echo "$large + $l" | bc -l)
+        [ "$mb" -gt "$peak" ] && peak=$mb
+    done
+    printf '%4s %5s %-10s %12.2f %12.2f %7.2fx %10s\n' "$n" "$k" "$list" "$small" "$large" \
+        "$(echo "$large / $small" | bc -l)" "$peak"
+done
+
+for n in ${WHOLE:-}; do
+    echo "== whole count of N = $n by halves ($threads threads)"
+    /usr/bin/time -f '%e %M' -o "$out/time" "$nq" count "$n" --method halves --threads "$threads" \
+        "${kernel[@]}" --quiet --json > "$out/count.json"
+    read -r wall kb < "$out/time"
+    printf 'N = %s: total %s, %s s wall, peak %s MB\n' "$n" \
+        "$(grep -o '"total":[0-9]*' "$out/count.json" | cut -d: -f2)" "$wall" $((kb / 1024))
+done
