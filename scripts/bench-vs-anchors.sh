@@ -10,7 +10,9 @@
 # repositories it needs are in ../shared/anchors/README.md; nothing of them is kept here).
 # A SPEC is N:THREADS:ROUNDS:PROGRAMS, PROGRAMS a comma list of anchor names, refq, and
 # nq-halves / nq-backtrack / nq-auto for this project's binary by method. The default is
-# the table of the README.
+# the table of the README. KERNEL=avx2 (or another --kernel value) times this project's
+# binary on that kernel: on an AVX-512 machine, the AVX2 path (build the anchors with
+# OPT="-O3 -march=x86-64-v3" to race them on AVX2 too).
 set -euo pipefail
 [ $# -ge 1 ] || { sed -n '2,13p' "$0" >&2; exit 2; }
 anchors=$(cd "$1" && pwd); shift
@@ -28,7 +30,7 @@ for a in "$anchors"/*; do ln -s "$a" "$bin/"; done
 for method in halves backtrack auto; do
     cat > "$bin/nq-$method" <<WRAP
 #!/usr/bin/env bash
-total=\$("$nq" count "\$1" --threads "\$2" --method $method --quiet --json | grep -o '"total":[0-9]*' | cut -d: -f2)
+total=\$("$nq" count "\$1" --threads "\$2" --method $method ${KERNEL:+--kernel $KERNEL} --quiet --json | grep -o '"total":[0-9]*' | cut -d: -f2)
 echo "anchor=nq-$method n=\$1 threads=\$2 total=\$total"
 WRAP
     chmod +x "$bin/nq-$method"

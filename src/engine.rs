@@ -174,6 +174,12 @@ impl Engine {
 
     /// Checks `n` and splits its count by the chosen method.
     pub fn prepare(&self, n: usize) -> Result<Plan, Error> {
+        self.prepare_part(n, 1)
+    }
+
+    /// As [`Engine::prepare`], for a run that counts one of `parts` equal shares of the
+    /// sub-problems (a shard): the memory it needs is its share's.
+    pub fn prepare_part(&self, n: usize, parts: usize) -> Result<Plan, Error> {
         if !(1..=MAX_N).contains(&n) {
             return Err(Error::BoardSize(n));
         }
@@ -181,7 +187,7 @@ impl Engine {
             Method::Backtrack => self.prepare_backtrack(n),
             Method::Halves => {
                 let workers = self.workers_bytes(n);
-                Join::new(n, self.table_budget(n))
+                Join::new(n, self.table_budget(n), parts)
                     .map(Plan::Halves)
                     .map_err(|refusal| match refusal {
                         join::Refusal::BoardSize => Error::BoardSize(n),

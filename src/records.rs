@@ -234,7 +234,7 @@ mod tests {
     fn a_partition_covers_every_id_once() {
         let plans = [
             Plan::Backtrack(crate::methods::backtrack::split::Split::new(11, 1)),
-            Plan::Halves(crate::methods::halves::join::Join::new(11, None).unwrap()),
+            Plan::Halves(crate::methods::halves::join::Join::new(11, None, 1).unwrap()),
         ];
         for plan in &plans {
             for shards in [1, 3, 7] {

@@ -76,31 +76,34 @@ impl Join {
         (MIN_N..=MAX_N).contains(&n)
     }
 
-    /// Builds the table and lists the row sets, if `n` is in range and the table fits in
-    /// `budget` bytes (`None`: no limit).
-    pub fn new(n: usize, budget: Option<u64>) -> Result<Join, Refusal> {
-        let needed = Join::table_bytes(n);
+    /// Lists the row sets and makes the (unbuilt) table, if `n` is in range and the table
+    /// fits in `budget` bytes (`None`: no limit). A run that counts one of `parts` shares
+    /// of the row sets needs at most the slabs those touch (four per row set: north and
+    /// south, east and west), so a small shard of a large board fits where the whole
+    /// table would not.
+    pub fn new(n: usize, budget: Option<u64>, parts: usize) -> Result<Join, Refusal> {
         if n > MAX_N {
             return Err(Refusal::Memory {
-                needed,
+                needed: Join::table_bytes(n),
                 budget: None,
             });
         }
         if !Join::takes(n) {
             return Err(Refusal::BoardSize);
         }
-        if budget.is_some_and(|budget| needed > budget) {
-            return Err(Refusal::Memory { needed, budget });
-        }
         let geometry = Geometry::new(n);
-        let all = (1u64 << n) - 1;
         let mut row_sets = Vec::new();
         for_each_subset(n as u32, geometry.side, |rows| {
             if rows <= reverse_rows(rows, n as u32) {
                 row_sets.push(rows);
             }
         });
-        debug_assert!(row_sets.iter().all(|&r| u64::from(r) <= all));
+        let touched = row_sets.len().div_ceil(parts.max(1)) as u64;
+        let needed = Join::table_bytes(n)
+            .min(touched.saturating_mul(4 * QuadrantTable::slab_bytes(geometry.side)));
+        if budget.is_some_and(|budget| needed > budget) {
+            return Err(Refusal::Memory { needed, budget });
+        }
         Ok(Join {
             n,
             geometry,
@@ -310,7 +313,7 @@ mod tests {
     use crate::known::known;
 
     fn total(n: usize, kernel: KernelLevel) -> u128 {
-        let plan = Join::new(n, None).unwrap();
+        let plan = Join::new(n, None, 1).unwrap();
         let mut scratch = plan.scratch(kernel);
         (0..plan.len())
             .map(|id| {
@@ -335,7 +338,7 @@ mod tests {
     #[test]
     fn a_row_set_counts_the_same_with_the_whole_table_built_or_only_its_slabs() {
         let n = 13;
-        let warm = Join::new(n, None).unwrap();
+        let warm = Join::new(n, None, 1).unwrap();
         let mut scratch = warm.scratch(KernelLevel::Portable);
         // Build every slab first, by counting everything once.
         let all: Vec<Tally> = (0..warm.len())
@@ -343,7 +346,7 @@ mod tests {
             .collect();
         let full_bytes = warm.heap_bytes();
         for id in [0, 7, warm.len() / 2, warm.len() - 1] {
-            let cold = Join::new(n, None).unwrap();
+            let cold = Join::new(n, None, 1).unwrap();
             let mut scratch = cold.scratch(KernelLevel::Portable);
             assert_eq!(cold.solve(id, &mut scratch), all[id], "row set {id}");
             assert!(
@@ -359,7 +362,7 @@ mod tests {
     #[test]
     fn each_row_set_counts_what_the_symmetry_argument_says() {
         for n in MIN_N..=10 {
-            let plan = Join::new(n, None).unwrap();
+            let plan = Join::new(n, None, 1).unwrap();
             let mut scratch = plan.scratch(KernelLevel::detect());
             let west = n / 2;
             let mut want = std::collections::HashMap::<u32, u64>::new();
@@ -392,6 +395,24 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_small_shard_needs_only_the_slabs_its_row_sets_touch() {
+        let gigabyte = Some(1u64 << 30);
+        assert!(matches!(
+            Join::new(23, gigabyte, 1),
+            Err(Refusal::Memory { needed, .. }) if needed > 1 << 30
+        ));
+        let shard = Join::new(23, gigabyte, 200_000).expect("a shard of 4 row sets fits");
+        assert_eq!(
+            shard.heap_bytes(),
+            Join::new(23, None, 1).unwrap().heap_bytes()
+        );
+        assert!(
+            Join::new(23, Some(10 << 20), 200_000).is_err(),
+            "but not in 10 MB"
+        );
     }
 
     #[test]

@@ -152,10 +152,14 @@ impl PairCounter {
     /// Replaces the patterns, to be counted against `items` (or keys like them: they
     /// only guide the choice of cut bits; any items may be counted after).
     pub fn load(&mut self, patterns: &[u64], items: &[u64]) {
-        self.choose_cuts(patterns, items);
         self.cuts = 0;
-        while self.cuts < self.cut_bits.len() && patterns.len() >> self.cuts >= 2 * BUCKET_MIN {
+        while self.cuts < MAX_CUTS.min(self.lacking.len())
+            && patterns.len() >> self.cuts >= 2 * BUCKET_MIN
+        {
             self.cuts += 1;
+        }
+        if self.cuts > 0 {
+            self.choose_cuts(patterns, items);
         }
         self.sort_by_cut(patterns);
         self.plain.clear();

@@ -85,7 +85,8 @@ pub fn run(args: &CountArgs) -> Result<(), Failure> {
         // Preparing (the split, the shard's part) is part of the run's time.
         let started = Instant::now();
         let bar = Bar::new(format!("N = {n}"), args.quiet || args.mpi);
-        let plan = engine.prepare(n).map_err(worded)?;
+        let parts = shard.map_or(1, |shard| shard.count);
+        let plan = engine.prepare_part(n, parts).map_err(worded)?;
         if shard.is_none() && !args.mpi {
             warn_if_long(&engine, &plan, &bar, &stop);
         }
