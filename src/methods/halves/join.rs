@@ -52,11 +52,11 @@ impl Join {
     /// Bytes one worker's buffers (the keys of a row set, the bit-sliced patterns, the
     /// south pieces) may reach on board `n`: an envelope of what was measured (peak
     /// memory with 8 or 16 workers less with 1, per worker, on shards): N = 18: 1 MB,
-    /// 20: 7.5 MB, 21: 29 MB, 22: 37 MB. It is 12 MB at N = 20 and grows 2.5x per N.
+    /// 20: 7.5 MB, 21: 29 to 40 MB, 22: 37 MB. It is 15 MB at N = 20 and grows 2.5x per N.
     /// On an odd board, a worker also holds two passing slabs of the table.
     pub fn worker_bytes(n: usize) -> u64 {
         let g = Geometry::new(n);
-        let buffers = (12e6 * 2.5f64.powi(n as i32 - 20)) as u64;
+        let buffers = (15e6 * 2.5f64.powi(n as i32 - 20)) as u64;
         let held = if g.side > g.west {
             2 * QuadrantTable::slab_bytes(g.side)
         } else {

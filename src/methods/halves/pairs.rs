@@ -164,6 +164,17 @@ impl PairCounter {
         self.sort_by_cut(patterns);
         self.plain.clear();
         self.sliced.clear();
+        // The arena's exact size first: grown by doubling, it would hold its old and new
+        // copies at once (N = 23: 90 MB more at the peak).
+        let blocks: usize = self
+            .starts
+            .windows(2)
+            .map(|w| w[1] - w[0])
+            .filter(|&len| len >= MIN_SLICED)
+            .map(|len| len.div_ceil(BLOCK))
+            .sum();
+        self.sliced
+            .reserve_exact(blocks * self.chunks * CHUNK_MASKS);
         for value in 0..1 << self.cuts {
             let group = self.starts[value]..self.starts[value + 1];
             let (plain, sliced) = (self.plain.len(), self.sliced.len());
