@@ -39,6 +39,8 @@ pub struct Bits512(pub [u64; 8]);
 /// blocks, so the number of cuts grows with the patterns.
 pub struct PairCounter {
     kernel: KernelLevel,
+    key_bits: u32,
+    /// Chunks of the loaded patterns' keys, their cut bits taken out.
     chunks: usize,
     /// The cut bits for the loaded patterns, best first.
     cut_bits: Vec<u32>,
@@ -82,6 +84,7 @@ impl PairCounter {
         assert!(key_bits <= MAX_KEY_BITS);
         PairCounter {
             kernel,
+            key_bits,
             chunks: key_bits.div_ceil(CHUNK_BITS).max(1) as usize,
             cut_bits: Vec::new(),
             cuts: 0,
@@ -103,8 +106,21 @@ impl PairCounter {
             .fold(0, |v, (i, &bit)| v | ((key >> bit) as usize & 1) << i)
     }
 
-    /// Sorts `keys` into `self.sorted` by the value of their cut bits (a counting sort);
-    /// value `v`'s keys are then `sorted[starts[v]..starts[v + 1]]`.
+    /// A key without its cut bits (the bits above each move down). Within a bucket the
+    /// cut bits are settled: an item visits only buckets whose cut bits it lacks, so the
+    /// rest of the key decides, and a key a few bits shorter often needs a chunk fewer.
+    #[inline]
+    fn without_cuts(&self, key: u64) -> u64 {
+        // `cut_bits[..cuts]` in decreasing order (see `load`), so each removal leaves
+        // the positions of the next ones as they were.
+        self.cut_bits[..self.cuts].iter().fold(key, |k, &bit| {
+            k & ((1 << bit) - 1) | (k >> (bit + 1)) << bit
+        })
+    }
+
+    /// Sorts `keys` into `self.sorted` by the value of their cut bits (a counting sort),
+    /// each without its cut bits; value `v`'s keys are then
+    /// `sorted[starts[v]..starts[v + 1]]`.
     fn sort_by_cut(&mut self, keys: &[u64]) {
         let values = 1 << self.cuts;
         self.starts.clear();
@@ -121,7 +137,7 @@ impl PairCounter {
         let mut next = self.starts.clone();
         for &key in keys {
             let slot = &mut next[self.cut_value(key)];
-            self.sorted[*slot] = key;
+            self.sorted[*slot] = self.without_cuts(key);
             *slot += 1;
         }
     }
@@ -160,7 +176,12 @@ impl PairCounter {
         }
         if self.cuts > 0 {
             self.choose_cuts(patterns, items);
+            // The bits in use, highest first (what `without_cuts` needs).
+            self.cut_bits[..self.cuts].sort_unstable_by(|a, b| b.cmp(a));
         }
+        self.chunks = (self.key_bits - self.cuts as u32)
+            .div_ceil(CHUNK_BITS)
+            .max(1) as usize;
         self.sort_by_cut(patterns);
         self.plain.clear();
         self.sliced.clear();
