@@ -182,7 +182,15 @@ impl PairCounter {
         self.chunks = (self.key_bits - self.cuts as u32)
             .div_ceil(CHUNK_BITS)
             .max(1) as usize;
-        self.sort_by_cut(patterns);
+        // With no cut, the patterns are one bucket as they come: no sorted copy.
+        if self.cuts == 0 {
+            self.starts.clear();
+            self.starts.extend([0, patterns.len()]);
+        } else {
+            self.sort_by_cut(patterns);
+        }
+        let sorted = std::mem::take(&mut self.sorted);
+        let keys = if self.cuts == 0 { patterns } else { &sorted };
         self.plain.clear();
         self.sliced.clear();
         // The arena's exact size first: grown by doubling, it would hold its old and new
@@ -200,12 +208,12 @@ impl PairCounter {
             let group = self.starts[value]..self.starts[value + 1];
             let (plain, sliced) = (self.plain.len(), self.sliced.len());
             if group.len() < MIN_SLICED {
-                self.plain.extend_from_slice(&self.sorted[group]);
+                self.plain.extend_from_slice(&keys[group]);
             } else {
                 for start in group.clone().step_by(BLOCK) {
                     let end = (start + BLOCK).min(group.end);
                     push_block(
-                        &self.sorted[start..end],
+                        &keys[start..end],
                         self.chunks,
                         &mut self.lacking,
                         &mut self.sliced,
@@ -217,6 +225,7 @@ impl PairCounter {
                 sliced: sliced..self.sliced.len(),
             };
         }
+        self.sorted = sorted;
     }
 
     /// How many (pattern, item) pairs share no bit.
