@@ -34,12 +34,16 @@ fn an_estimate_has_every_field_and_agrees_with_the_count_it_projects() {
         assert!(e["memory_bytes"].as_u64().unwrap() > 0);
         assert_eq!(e["shards"], 1);
         assert_eq!(e["seconds_per_shard"], e["seconds"]);
+        assert!(
+            e["memory_bytes_per_shard"].as_u64().unwrap() <= e["memory_bytes"].as_u64().unwrap()
+        );
         let mut fields: Vec<&str> = e.as_object().unwrap().keys().map(|k| k.as_str()).collect();
         fields.sort_unstable();
         assert_eq!(
             fields,
             [
                 "memory_bytes",
+                "memory_bytes_per_shard",
                 "method",
                 "n",
                 "sampled",
@@ -64,6 +68,31 @@ fn a_huge_count_is_projected_in_seconds_and_in_human_units() {
         .stdout(predicate::str::contains("N = 24 by backtrack"))
         .stdout(predicate::str::contains("in 1000 shards"))
         .stdout(predicate::str::is_match(r"whole count: [0-9.]+ (days|years|h)").unwrap());
+}
+
+#[test]
+fn a_small_shard_needs_only_the_memory_of_its_share() {
+    let e = &json_lines(&[
+        "estimate",
+        "21",
+        "--method",
+        "halves",
+        "--threads",
+        "1",
+        "--shards",
+        "100000",
+        "--seconds",
+        "0.3",
+        "--json",
+    ])[0];
+    let (whole, shard) = (
+        e["memory_bytes"].as_u64().unwrap(),
+        e["memory_bytes_per_shard"].as_u64().unwrap(),
+    );
+    assert!(
+        shard < whole / 2,
+        "a shard of 2 row sets: {shard} of {whole} bytes"
+    );
 }
 
 #[test]

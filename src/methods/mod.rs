@@ -114,6 +114,16 @@ impl Plan {
         }
     }
 
+    /// Bytes one run of one of `parts` equal shares of the sub-problems (a shard; 1: the
+    /// whole count) needs on `workers` workers: the join's table slabs and buffers, or
+    /// backtracking's split.
+    pub fn memory_for_part(&self, workers: usize, parts: usize) -> u64 {
+        match self {
+            Plan::Backtrack(split) => split.heap_bytes(),
+            Plan::Halves(join) => join.memory_need_for_part(workers, parts),
+        }
+    }
+
     /// The split depth (backtracking; 0 for the join, whose pieces are row sets).
     pub fn depth(&self) -> usize {
         match self {

@@ -24,6 +24,8 @@ struct JsonEstimate {
     shards: u64,
     /// One shard on `threads` threads.
     seconds_per_shard: f64,
+    /// Bytes one shard's process holds at most.
+    memory_bytes_per_shard: u64,
 }
 
 pub fn run(args: &EstimateArgs) -> Result<(), Failure> {
@@ -53,6 +55,7 @@ pub fn run(args: &EstimateArgs) -> Result<(), Failure> {
     }
     let p = engine.project(&plan, args.seconds, available_cpus(), None);
     let per_shard = p.seconds / args.shards as f64;
+    let shard_memory = plan.memory_for_part(engine.threads(), args.shards as usize);
     let mut out = std::io::stdout().lock();
     if args.json {
         let json = JsonEstimate {
@@ -65,6 +68,7 @@ pub fn run(args: &EstimateArgs) -> Result<(), Failure> {
             memory_bytes: p.memory_bytes,
             shards: args.shards,
             seconds_per_shard: json_seconds(per_shard),
+            memory_bytes_per_shard: shard_memory,
         };
         return print_line(&mut out, &serde_json::to_string(&json).expect("serializes"));
     }
@@ -92,10 +96,11 @@ pub fn run(args: &EstimateArgs) -> Result<(), Failure> {
         print_line(
             &mut out,
             &format!(
-                "  in {}: {} each on {threads}, about {} each",
+                "  in {}: {} each on {threads}, about {} and memory at most {} each",
                 plural(args.shards, "shard"),
                 duration(per_shard),
-                plural(p.subproblems as u64 / args.shards, "sub-problem")
+                plural(p.subproblems as u64 / args.shards, "sub-problem"),
+                human_bytes(shard_memory)
             ),
         )?;
     }

@@ -71,6 +71,21 @@ impl Join {
         Join::table_bytes(n).saturating_add((workers as u64).saturating_mul(Join::worker_bytes(n)))
     }
 
+    /// Bytes of the table a run needs that counts one of `parts` shares of the `row_sets`:
+    /// at most the slabs those touch (four per row set: north and south, east and west),
+    /// never more than the whole table.
+    fn table_bytes_for(n: usize, row_sets: usize, parts: usize) -> u64 {
+        let touched = row_sets.div_ceil(parts.max(1)) as u64;
+        let slab = QuadrantTable::slab_bytes(Geometry::new(n).side);
+        Join::table_bytes(n).min(touched.saturating_mul(4 * slab))
+    }
+
+    /// Bytes this plan's run of one of `parts` shares needs with `workers` workers.
+    pub fn memory_need_for_part(&self, workers: usize, parts: usize) -> u64 {
+        Join::table_bytes_for(self.n, self.row_sets.len(), parts)
+            .saturating_add((workers as u64).saturating_mul(Join::worker_bytes(self.n)))
+    }
+
     /// Whether this build can count board `n` by halves, memory allowing.
     pub fn takes(n: usize) -> bool {
         (MIN_N..=MAX_N).contains(&n)
@@ -98,9 +113,7 @@ impl Join {
                 row_sets.push(rows);
             }
         });
-        let touched = row_sets.len().div_ceil(parts.max(1)) as u64;
-        let needed = Join::table_bytes(n)
-            .min(touched.saturating_mul(4 * QuadrantTable::slab_bytes(geometry.side)));
+        let needed = Join::table_bytes_for(n, row_sets.len(), parts);
         if budget.is_some_and(|budget| needed > budget) {
             return Err(Refusal::Memory { needed, budget });
         }
