@@ -51,23 +51,19 @@ impl Engine {
         let order = shuffled(plan.len(), plan.n());
         let busy = self.threads().min(cpus.max(1)) as f64;
         let speed_up = self.threads() as f64 / busy;
-        let (seconds, sampled, memory_bytes) = match plan {
+        let (seconds, sampled) = match plan {
             Plan::Backtrack(split) => {
                 let (nodes, sampled) = sampled_nodes(split, &order, budget, stop);
                 let rate = self.node_rate(plan.n(), budget / 2.0, stop);
-                (nodes / rate / speed_up, sampled, split.heap_bytes())
+                (nodes / rate, sampled)
             }
-            Plan::Halves(join) => {
-                let (seconds, sampled) = self.sampled_join(plan, join, &order, budget, stop);
-                let memory = Join::memory_need(plan.n(), self.threads());
-                (seconds / speed_up, sampled, memory)
-            }
+            Plan::Halves(join) => self.sampled_join(plan, join, &order, budget, stop),
         };
         Projection {
             method: plan.method(),
             subproblems: plan.len(),
-            seconds,
-            memory_bytes,
+            seconds: seconds / speed_up,
+            memory_bytes: plan.memory_for_part(self.threads(), 1),
             sampled,
         }
     }

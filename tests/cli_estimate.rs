@@ -8,24 +8,18 @@ use predicates::prelude::*;
 #[test]
 fn an_estimate_has_every_field_and_agrees_with_the_count_it_projects() {
     for method in ["backtrack", "halves"] {
-        let e = &json_lines(&[
-            "estimate",
-            "13",
-            "--method",
-            method,
-            "--threads",
-            "2",
-            "--json",
-        ])[0];
-        let c = &json_lines(&[
-            "count",
-            "13",
-            "--method",
-            method,
-            "--threads",
-            "2",
-            "--json",
-        ])[0];
+        let run = |command| {
+            json_lines(&[
+                command,
+                "13",
+                "--method",
+                method,
+                "--threads",
+                "2",
+                "--json",
+            ])
+        };
+        let (e, c) = (&run("estimate")[0], &run("count")[0]);
         assert_eq!(e["method"], c["method"]);
         assert_eq!(e["subproblems"], c["subproblems"]);
         assert_eq!(e["threads"], 2);

@@ -65,12 +65,6 @@ impl Join {
         buffers + held
     }
 
-    /// Bytes a whole count of `n` by halves needs with `workers` workers: the quadrant
-    /// table and every worker's buffers.
-    pub fn memory_need(n: usize, workers: usize) -> u64 {
-        Join::table_bytes(n).saturating_add((workers as u64).saturating_mul(Join::worker_bytes(n)))
-    }
-
     /// Bytes of the table a run needs that counts one of `parts` shares of the `row_sets`:
     /// at most the slabs those touch (four per row set: north and south, east and west),
     /// never more than the whole table.
@@ -80,7 +74,8 @@ impl Join {
         Join::table_bytes(n).min(touched.saturating_mul(4 * slab))
     }
 
-    /// Bytes this plan's run of one of `parts` shares needs with `workers` workers.
+    /// Bytes this plan's run of one of `parts` shares (1: the whole count) needs with
+    /// `workers` workers: its part of the table and every worker's buffers.
     pub fn memory_need_for_part(&self, workers: usize, parts: usize) -> u64 {
         Join::table_bytes_for(self.n, self.row_sets.len(), parts)
             .saturating_add((workers as u64).saturating_mul(Join::worker_bytes(self.n)))

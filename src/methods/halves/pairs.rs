@@ -159,7 +159,7 @@ impl PairCounter {
             counts
         };
         let (by_patterns, by_items) = (held(patterns), held(items));
-        let mut bits: Vec<u32> = (0..self.lacking.len() as u32).collect();
+        let mut bits: Vec<u32> = (0..self.key_bits).collect();
         bits.sort_by_key(|&b| std::cmp::Reverse(by_patterns[b as usize] * by_items[b as usize]));
         bits.truncate(MAX_CUTS);
         self.cut_bits = bits;
@@ -169,7 +169,7 @@ impl PairCounter {
     /// only guide the choice of cut bits; any items may be counted after).
     pub fn load(&mut self, patterns: &[u64], items: &[u64]) {
         self.cuts = 0;
-        while self.cuts < MAX_CUTS.min(self.lacking.len())
+        while self.cuts < MAX_CUTS.min(self.key_bits as usize)
             && patterns.len() >> self.cuts >= 2 * BUCKET_MIN
         {
             self.cuts += 1;
