@@ -1,7 +1,9 @@
 //! The vector kernels' search, written once over a vector of lanes ([`Lanes`]) and built
 //! for each instruction set (the files beside this one): AVX-512 with 16 lanes of 32 bits
-//! in one register, and 32 lanes in two for plans with 17 to 32 open columns; AVX2 with 16
-//! lanes of 16 bits in one register, for plans whose open columns span at most 16.
+//! in one register; AVX2 with 16 lanes of 16 bits in one register, for plans whose open
+//! columns span at most 16. Wider plans (more than 16 open columns on AVX-512, a span of
+//! more than 16 on AVX2) take lanes of 32 bits whose columns are chosen row by row, a
+//! window from the row's lowest candidate up ([`Lanes::window`]): 16 on AVX-512, 8 on AVX2.
 //!
 //! The scalar search visits each accepted queen and computes, for that queen alone, the
 //! accepted squares of the next row. Here a row is expanded at once: lane `j` stands for a
@@ -11,8 +13,7 @@
 //! only the queens whose next row is not empty, and never visits the queens of the row
 //! above the second-to-last at all: their completions are counted from the vector
 //! directly. Same acceptance rule, same tree, same node count, with fewer instructions per
-//! node. A plan that fits no vector this CPU has (on AVX2, one spanning more than 16
-//! columns: most plans from N = 19) goes to the scalar search.
+//! node.
 //!
 //! A step has no branch that depends on the board, so it never mispredicts, but each step
 //! waits on the one before. Each thread therefore steps several searches (walks) in turn,
@@ -48,6 +49,15 @@ pub(super) trait Lanes: Copy {
     unsafe fn lane_bits(open: u32) -> Self;
     /// Bit `j` set for each lane `j` whose column is in `squares` (in lane space).
     unsafe fn lanes_of(lane_bits: Self, squares: u32) -> u32;
+    /// The first window of candidates `todo` (in lane space) on a plan whose lanes are
+    /// `lane_bits`: the lanes' columns in this window, the lanes of `todo` in it, and the
+    /// candidates left for further windows. Lanes fixed for the whole plan take every
+    /// candidate in one window; lanes whose columns follow the candidates may need more
+    /// (and a walk's stack room for them: see [`Walk`]).
+    #[inline(always)]
+    unsafe fn window(lane_bits: Self, todo: u32) -> (Self, u32, u32) {
+        unsafe { (lane_bits, Self::lanes_of(lane_bits, todo), 0) }
+    }
     /// Every lane `x`.
     unsafe fn splat(x: u32) -> Self;
     /// Lane `j` of `v` (`j < LANES`).
@@ -153,8 +163,31 @@ struct Entry<V> {
     depth: usize,
 }
 
-/// One search in flight: a plan, its stack of expanded rows, and its tally so far.
-struct Walk<'a, V> {
+/// A search the stream steps, one job at a time: [`Walk`] on lanes fixed for the whole
+/// plan, or another layout (the AVX2 kernel's per-row windows).
+///
+/// # Safety
+/// As for [`Lanes`]: every method but `fit` needs the CPU features of its implementation.
+pub(super) trait Walker<'a>: Sized {
+    /// For a plan whose open columns are `open`: the shift of its masks into this walker's
+    /// lane space, or `None` when it cannot take the plan.
+    fn fit(open: u32) -> Option<u32>;
+    /// A walker with nothing to do, on `plan` (any plan: [`Walker::start`] replaces it).
+    unsafe fn idle(plan: &'a RowPlan) -> Self;
+    /// Starts the search of `job` (whose offset came from [`Walker::fit`]).
+    unsafe fn start(&mut self, job: &Job<'a>);
+    /// Whether the search has nodes left to visit.
+    fn is_live(&self) -> bool;
+    /// Visits the next node.
+    unsafe fn step(&mut self);
+    /// The tally so far (the job's, once it is no longer live).
+    fn tally(&self) -> Tally;
+}
+
+/// One search in flight: a plan, its stack of expanded rows, and its tally so far. The
+/// stack holds `S` entries: [`MAX_N`] when each row is one window, more when a row may
+/// take several ([`Lanes::window`]).
+pub(super) struct Walk<'a, V, const S: usize = MAX_N> {
     plan: &'a RowPlan,
     /// Lane `j` holds the bit of the column it stands for.
     lane_bits: V,
@@ -163,14 +196,28 @@ struct Walk<'a, V> {
     last: usize,
     /// Live entries of `stack`; the search is over when it is zero.
     live: usize,
-    stack: [Entry<V>; MAX_N],
+    stack: [Entry<V>; S],
     tally: Tally,
 }
 
-impl<'a, V: Lanes> Walk<'a, V> {
-    /// A walk with nothing to do, on `plan` (any plan: it is replaced by [`Walk::start`]).
+impl<'a, V: Lanes, const S: usize> Walker<'a> for Walk<'a, V, S> {
+    fn fit(open: u32) -> Option<u32> {
+        V::fit(open)
+    }
+
     #[inline(always)]
-    unsafe fn idle(plan: &'a RowPlan) -> Walk<'a, V> {
+    fn is_live(&self) -> bool {
+        self.live != 0
+    }
+
+    #[inline(always)]
+    fn tally(&self) -> Tally {
+        self.tally
+    }
+
+    #[inline(always)]
+    unsafe fn idle(plan: &'a RowPlan) -> Self {
+        const { assert!(S.is_power_of_two() && S >= MAX_N) };
         unsafe {
             let zero = V::splat(0);
             let empty = Entry {
@@ -185,7 +232,7 @@ impl<'a, V: Lanes> Walk<'a, V> {
                 offset: 0,
                 last: 0,
                 live: 0,
-                stack: [empty; MAX_N],
+                stack: [empty; S],
                 tally: Tally::default(),
             }
         }
@@ -203,35 +250,7 @@ impl<'a, V: Lanes> Walk<'a, V> {
         unsafe {
             self.lane_bits = V::lane_bits(job.open >> offset);
             let attacks = [start.cols, start.ld, start.rd].map(|x| V::splat(x >> offset));
-            let grew = self.expand(0, start.depth, attacks, job.first >> offset);
-            self.live = usize::from(grew);
-        }
-    }
-
-    /// Expands the row entering `depth`, with attacks `[cols, ld, rd]` (broadcast to every
-    /// lane) and accepted squares `todo`, into stack slot `slot`, and returns whether any
-    /// candidate is worth visiting. Above the second-to-last row it counts the completions
-    /// instead (and returns false).
-    #[inline(always)]
-    unsafe fn expand(&mut self, slot: usize, depth: usize, attacks: [V; 3], todo: u32) -> bool {
-        unsafe {
-            let lanes = V::lanes_of(self.lane_bits, todo);
-            self.tally.nodes += u64::from(todo.count_ones());
-            let level = &in_lane_space(&self.plan.levels[(depth + 1) & (MAX_N - 1)], self.offset);
-            let placed = place(level, self.lane_bits, attacks);
-            if depth + 2 == self.last {
-                let found = V::ones_and_twos(accepted_second_to_last(level, placed), lanes);
-                self.tally.solutions += found;
-                self.tally.nodes += 2 * found;
-                return false;
-            }
-            let next = accepted_early(level, placed);
-            let entry = &mut self.stack[slot & (MAX_N - 1)];
-            entry.next = next;
-            entry.below = placed;
-            let pending = V::nonzero(next, lanes);
-            (entry.pending, entry.depth) = (pending, depth);
-            pending != 0
+            self.live = self.expand(0, start.depth, attacks, job.first >> offset);
         }
     }
 
@@ -239,7 +258,7 @@ impl<'a, V: Lanes> Walk<'a, V> {
     /// several walks interleave in the pipeline without mispredictions.
     #[inline(always)]
     unsafe fn step(&mut self) {
-        let top = &mut self.stack[self.live.wrapping_sub(1) & (MAX_N - 1)];
+        let top = &mut self.stack[self.live.wrapping_sub(1) & (S - 1)];
         let pending = top.pending;
         let index = pending.trailing_zeros();
         let rest = pending & pending.wrapping_sub(1);
@@ -252,8 +271,45 @@ impl<'a, V: Lanes> Walk<'a, V> {
             let todo = V::lane(&top.next, index);
             let below = top.below.each_ref().map(|row| V::lane(row, index));
             let attacks = below.map(|x| V::splat(x));
-            let grew = self.expand(slot, depth + 1, attacks, todo);
-            self.live = slot + usize::from(grew);
+            self.live = slot + self.expand(slot, depth + 1, attacks, todo);
+        }
+    }
+}
+
+impl<'a, V: Lanes, const S: usize> Walk<'a, V, S> {
+    /// Expands the row entering `depth`, with attacks `[cols, ld, rd]` (broadcast to every
+    /// lane) and accepted squares `todo`, into the stack from slot `slot` on, one entry
+    /// per window of candidates ([`Lanes::window`]) worth visiting, and returns how many
+    /// it wrote. Above the second-to-last row it counts the completions instead (and
+    /// writes none).
+    #[inline(always)]
+    unsafe fn expand(&mut self, slot: usize, depth: usize, attacks: [V; 3], todo: u32) -> usize {
+        unsafe {
+            self.tally.nodes += u64::from(todo.count_ones());
+            let level = &in_lane_space(&self.plan.levels[(depth + 1) & (MAX_N - 1)], self.offset);
+            let mut written = 0;
+            let mut left = todo;
+            loop {
+                let (lane_bits, lanes, rest) = V::window(self.lane_bits, left);
+                let placed = place(level, lane_bits, attacks);
+                if depth + 2 == self.last {
+                    let found = V::ones_and_twos(accepted_second_to_last(level, placed), lanes);
+                    self.tally.solutions += found;
+                    self.tally.nodes += 2 * found;
+                } else {
+                    let next = accepted_early(level, placed);
+                    let entry = &mut self.stack[(slot + written) & (S - 1)];
+                    entry.next = next;
+                    entry.below = placed;
+                    let pending = V::nonzero(next, lanes);
+                    (entry.pending, entry.depth) = (pending, depth);
+                    written += usize::from(pending != 0);
+                }
+                left = rest;
+                if left == 0 {
+                    return written;
+                }
+            }
         }
     }
 }
@@ -267,19 +323,22 @@ const POLL_EVERY: u32 = 1 << 12;
 /// A search a vector kernel takes: a plan, a start on it with at least three free rows
 /// left, the start row's accepted squares, the columns open anywhere in the plan and the
 /// shift of its masks into lane space.
-struct Job<'a> {
-    plan: &'a RowPlan,
-    start: Frame,
-    first: u32,
-    open: u32,
-    offset: u32,
+pub(super) struct Job<'a> {
+    pub(super) plan: &'a RowPlan,
+    pub(super) start: Frame,
+    pub(super) first: u32,
+    pub(super) open: u32,
+    pub(super) offset: u32,
 }
 
 impl<'a> Job<'a> {
     /// The job and the width that takes it (0 for the lanes of `V`, 1 for those of `W`);
     /// `None` when it needs no search (fewer than three free rows left) or its open
     /// columns fit neither.
-    fn new<V: Lanes, W: Lanes>(plan: &'a RowPlan, start: Frame) -> Option<(usize, Job<'a>)> {
+    fn new<V: Walker<'a>, W: Walker<'a>>(
+        plan: &'a RowPlan,
+        start: Frame,
+    ) -> Option<(usize, Job<'a>)> {
         let first = first_row(plan, &start)?;
         let open = plan.levels[..plan.len]
             .iter()
@@ -302,21 +361,21 @@ impl<'a> Job<'a> {
 /// One turn of a set of walks: each live walk takes a step; each idle one reports the job
 /// it finished and starts the next one `next` gives. Returns how many walks are at work.
 #[inline(always)]
-unsafe fn turn<'a, X: Lanes>(
-    walks: &mut [Walk<'a, X>; WALKS],
+unsafe fn turn<'a, X: Walker<'a>>(
+    walks: &mut [X; WALKS],
     ids: &mut [Option<usize>; WALKS],
     mut next: impl FnMut(&mut dyn FnMut(usize, Tally)) -> Option<(usize, Job<'a>)>,
     done: &mut dyn FnMut(usize, Tally),
 ) -> usize {
     let mut working = 0;
     for (walk, id) in walks.iter_mut().zip(ids.iter_mut()) {
-        if walk.live != 0 {
+        if walk.is_live() {
             unsafe { walk.step() };
             working += 1;
             continue;
         }
         if let Some(id) = id.take() {
-            done(id, walk.tally);
+            done(id, walk.tally());
         }
         if let Some((next_id, job)) = next(done) {
             unsafe { walk.start(&job) };
@@ -337,7 +396,7 @@ unsafe fn turn<'a, X: Lanes>(
 /// Once `halted` says so (it is asked every [`POLL_EVERY`] turns), the stream returns at
 /// once: the jobs in flight are abandoned, unreported.
 #[inline(always)]
-pub(super) unsafe fn count_stream<'a, V: Lanes, W: Lanes>(
+pub(super) unsafe fn count_stream<'a, V: Walker<'a>, W: Walker<'a>>(
     mut next_job: impl FnMut() -> Option<(usize, &'a RowPlan, Frame)>,
     mut done: impl FnMut(usize, Tally),
     halted: &dyn Fn() -> bool,
@@ -374,8 +433,8 @@ pub(super) unsafe fn count_stream<'a, V: Lanes, W: Lanes>(
         return;
     };
     unsafe {
-        let mut narrow: [Walk<V>; WALKS] = std::array::from_fn(|_| Walk::idle(plan));
-        let mut wide: [Walk<W>; WALKS] = std::array::from_fn(|_| Walk::idle(plan));
+        let mut narrow: [V; WALKS] = std::array::from_fn(|_| V::idle(plan));
+        let mut wide: [W; WALKS] = std::array::from_fn(|_| W::idle(plan));
         let mut ids = [[None; WALKS]; 2];
         let mut wide_working = 0;
         let mut until_poll = POLL_EVERY;

@@ -259,6 +259,49 @@ mod tests {
     }
 
     #[test]
+    fn every_kernel_agrees_on_random_starts_of_wide_boards() {
+        // Open boards of 17 to 32 columns, started a few rows above the end from queens
+        // picked at random among the accepted ones: wider than the narrow lanes of either
+        // vector kernel, with rows whose candidates spread over more than one window.
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move |below: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % below
+        };
+        let mut jobs = Vec::new();
+        for n in 17..=32 {
+            let plan = open_board(n);
+            for _ in 0..12 {
+                let mut frame = Frame::default();
+                while frame.depth + 10 < n {
+                    let free = plan.free_squares(&frame);
+                    let Some(deeper) = (0..free.count_ones())
+                        .map(|_| {
+                            let mut rest = free;
+                            for _ in 0..next(u64::from(free.count_ones())) {
+                                rest &= rest - 1;
+                            }
+                            rest & rest.wrapping_neg()
+                        })
+                        .find_map(|queen| plan.step(&frame, queen))
+                    else {
+                        break;
+                    };
+                    frame = deeper;
+                }
+                jobs.push((plan.clone(), frame));
+            }
+        }
+        let want: Vec<Tally> = jobs.iter().map(|(p, f)| count_scalar(p, f)).collect();
+        assert!(want.iter().filter(|t| t.solutions > 0).count() > 10);
+        for kernel in kernels_here() {
+            assert_eq!(streamed(kernel, &jobs), want, "{kernel}");
+        }
+    }
+
+    #[test]
     fn streams_agree_on_every_open_board_and_one_at_a_time() {
         let jobs: Vec<(RowPlan, Frame)> = (1..=13)
             .map(|n| (open_board(n), Frame::default()))
