@@ -174,34 +174,62 @@ impl Join {
     /// kernel level of `scratch` decides what the half-boards are built with and which
     /// pair counter runs.
     pub fn solve(&self, id: usize, scratch: &mut Scratch) -> Tally {
+        self.solve_until(id, scratch, &|| false)
+            .expect("never halted")
+    }
+
+    /// [`Join::solve`], abandoned (`None`) once `halted` says so: the pair counter asks
+    /// it every few milliseconds, so a stop never waits for a row set (tens of seconds
+    /// at N = 26).
+    pub fn solve_until(
+        &self,
+        id: usize,
+        scratch: &mut Scratch,
+        halted: &dyn Fn() -> bool,
+    ) -> Option<Tally> {
         match scratch.kernel {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: a `Scratch` only holds an available kernel, and every level from
             // AVX2 up has these features (see `crate::cpu`).
-            KernelLevel::Avx2 => unsafe { self.solve_avx2(id, scratch) },
+            KernelLevel::Avx2 => unsafe { self.solve_avx2(id, scratch, halted) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as above, for the AVX-512 level.
-            KernelLevel::Avx512 => unsafe { self.solve_avx512(id, scratch) },
-            _ => self.solve_body(id, scratch),
+            KernelLevel::Avx512 => unsafe { self.solve_avx512(id, scratch, halted) },
+            _ => self.solve_body(id, scratch, halted),
         }
     }
 
     /// [`Join::solve_body`] compiled for the AVX-512 level.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f,avx512bw,avx512vpopcntdq,avx2,bmi1,bmi2,popcnt,lzcnt")]
-    fn solve_avx512(&self, id: usize, scratch: &mut Scratch) -> Tally {
-        self.solve_body(id, scratch)
+    fn solve_avx512(
+        &self,
+        id: usize,
+        scratch: &mut Scratch,
+        halted: &dyn Fn() -> bool,
+    ) -> Option<Tally> {
+        self.solve_body(id, scratch, halted)
     }
 
     /// [`Join::solve_body`] compiled for AVX2, BMI1/2, POPCNT and LZCNT.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
-    fn solve_avx2(&self, id: usize, scratch: &mut Scratch) -> Tally {
-        self.solve_body(id, scratch)
+    fn solve_avx2(
+        &self,
+        id: usize,
+        scratch: &mut Scratch,
+        halted: &dyn Fn() -> bool,
+    ) -> Option<Tally> {
+        self.solve_body(id, scratch, halted)
     }
 
     #[inline(always)]
-    fn solve_body(&self, id: usize, scratch: &mut Scratch) -> Tally {
+    fn solve_body(
+        &self,
+        id: usize,
+        scratch: &mut Scratch,
+        halted: &dyn Fn() -> bool,
+    ) -> Option<Tally> {
         let g = &self.geometry;
         let east_rows = self.row_sets[id];
         let west_rows = east_rows ^ (((1u64 << g.n) - 1) as u32);
@@ -219,10 +247,10 @@ impl Join {
         );
         let mut nodes = patterns.len() as u64;
         if patterns.is_empty() {
-            return Tally {
+            return Some(Tally {
                 solutions: 0,
                 nodes,
-            };
+            });
         }
         for key in patterns.iter_mut() {
             *key &= !CENTRAL;
@@ -262,16 +290,17 @@ impl Join {
         let counter = &mut scratch.counter;
         let mut count = |items: &[u64]| {
             if items.is_empty() {
-                0
+                Some(0)
             } else {
-                counter.count(items)
+                counter.count_until(items, halted)
             }
         };
-        let plain_count = if plain_weight > 0 { count(plain) } else { 0 };
-        Tally {
-            solutions: plain_weight * plain_count + 2 * count(one) + 4 * count(both),
+        let plain_count = if plain_weight > 0 { count(plain)? } else { 0 };
+        let (one, both) = (count(one)?, count(both)?);
+        Some(Tally {
+            solutions: plain_weight * plain_count + 2 * one + 4 * both,
             nodes,
-        }
+        })
     }
 
     /// Buffers for one thread's counts.
@@ -293,13 +322,14 @@ impl Solver for Join {
         kernel: KernelLevel,
         next: &mut dyn FnMut() -> Option<usize>,
         done: &mut dyn FnMut(usize, Tally),
-        // A row set takes at most about a second (N = 24), so the scheduler's look
-        // between row sets is soon enough.
-        _: &dyn Fn() -> bool,
+        halted: &dyn Fn() -> bool,
     ) {
         let mut scratch = self.scratch(kernel);
         while let Some(id) = next() {
-            done(id, self.solve(id, &mut scratch));
+            match self.solve_until(id, &mut scratch, halted) {
+                Some(tally) => done(id, tally),
+                None => return,
+            }
         }
     }
 }
@@ -341,6 +371,28 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_halted_row_set_is_abandoned_and_an_unhalted_one_counts_as_usual() {
+        let plan = Join::new(16, None, 1).unwrap();
+        let mut scratch = plan.scratch(KernelLevel::detect());
+        let (mut abandoned, asked) = (0usize, std::cell::Cell::new(0usize));
+        for id in 0..plan.len() {
+            let halted = || {
+                asked.set(asked.get() + 1);
+                true
+            };
+            match plan.solve_until(id, &mut scratch, &halted) {
+                // Only a row set with nothing to count finishes: it never asks.
+                Some(tally) => assert_eq!(tally.solutions, 0, "row set {id}"),
+                None => abandoned += 1,
+            }
+            let never = plan.solve_until(id, &mut scratch, &|| false);
+            assert_eq!(never, Some(plan.solve(id, &mut scratch)), "row set {id}");
+        }
+        assert!(abandoned > plan.len() / 2, "{abandoned} of {}", plan.len());
+        assert_eq!(asked.get(), abandoned, "asked once each, then stopped");
     }
 
     #[test]

@@ -19,8 +19,10 @@ pub const CHUNK_BITS: u32 = 6;
 const CHUNK_MASKS: usize = 1 << CHUNK_BITS;
 /// Patterns per block.
 pub const BLOCK: usize = 512;
-/// The widest key the counter takes (a join's keys have `2n - 2` bits: 46 at N = 24).
+/// The widest key the counter takes (a join's keys have `2n - 2` bits: 50 at N = 26).
 pub const MAX_KEY_BITS: u32 = 58;
+/// Items counted between two looks at the stop flag ([`PairCounter::count_until`]).
+const ITEMS_PER_LOOK: usize = 4096;
 /// Below this many patterns they are compared one by one.
 const MIN_SLICED: usize = 48;
 
@@ -230,25 +232,54 @@ impl PairCounter {
 
     /// How many (pattern, item) pairs share no bit.
     pub fn count(&mut self, items: &[u64]) -> u64 {
+        self.count_until(items, &|| false).expect("never halted")
+    }
+
+    /// [`PairCounter::count`], abandoned (`None`) once `halted` says so: it is asked every
+    /// 4,096 items, a few milliseconds of work even at N = 26, where one row set counts
+    /// for tens of seconds.
+    pub fn count_until(&mut self, items: &[u64], halted: &dyn Fn() -> bool) -> Option<u64> {
         if self.cuts == 0 {
-            return self.count_bucket(0, items);
+            return self.count_bucket_until(0, items, halted);
         }
         self.sort_by_cut(items);
         let (sorted, starts) = (
             std::mem::take(&mut self.sorted),
             std::mem::take(&mut self.starts),
         );
-        let mut total = 0;
-        for cut in 0..1 << self.cuts {
+        let mut total = Some(0);
+        'cuts: for cut in 0..1 << self.cuts {
             for item_cut in 0..1 << self.cuts {
                 let group = &sorted[starts[item_cut]..starts[item_cut + 1]];
                 if cut & item_cut == 0 && !group.is_empty() {
-                    total += self.count_bucket(cut, group);
+                    let Some(found) = self.count_bucket_until(cut, group, halted) else {
+                        total = None;
+                        break 'cuts;
+                    };
+                    total = total.map(|t| t + found);
                 }
             }
         }
         (self.sorted, self.starts) = (sorted, starts);
         total
+    }
+
+    /// [`PairCounter::count_bucket`] in slices of [`ITEMS_PER_LOOK`] items, looking at
+    /// `halted` before each.
+    fn count_bucket_until(
+        &self,
+        cut: usize,
+        items: &[u64],
+        halted: &dyn Fn() -> bool,
+    ) -> Option<u64> {
+        let mut total = 0;
+        for slice in items.chunks(ITEMS_PER_LOOK) {
+            if halted() {
+                return None;
+            }
+            total += self.count_bucket(cut, slice);
+        }
+        Some(total)
     }
 
     /// How many pairs of bucket `cut`'s patterns and `items` share no bit.
