@@ -240,7 +240,11 @@ impl PairCounter {
     /// for tens of seconds.
     pub fn count_until(&mut self, items: &[u64], halted: &dyn Fn() -> bool) -> Option<u64> {
         if self.cuts == 0 {
-            return self.count_bucket_until(0, items, halted);
+            return if halted() {
+                None
+            } else {
+                self.count_bucket_until(0, items, halted)
+            };
         }
         self.sort_by_cut(items);
         let (sorted, starts) = (
@@ -249,6 +253,10 @@ impl PairCounter {
         );
         let mut total = Some(0);
         'cuts: for cut in 0..1 << self.cuts {
+            if halted() {
+                total = None;
+                break;
+            }
             for item_cut in 0..1 << self.cuts {
                 let group = &sorted[starts[item_cut]..starts[item_cut + 1]];
                 if cut & item_cut == 0 && !group.is_empty() {
@@ -264,8 +272,9 @@ impl PairCounter {
         total
     }
 
-    /// [`PairCounter::count_bucket`] in slices of [`ITEMS_PER_LOOK`] items, looking at
-    /// `halted` before each.
+    /// [`PairCounter::count_bucket`], in slices of [`ITEMS_PER_LOOK`] items with a look
+    /// at `halted` between them when there are more (most calls have fewer items, and
+    /// their caller looks before each cut value's buckets).
     fn count_bucket_until(
         &self,
         cut: usize,
@@ -273,8 +282,8 @@ impl PairCounter {
         halted: &dyn Fn() -> bool,
     ) -> Option<u64> {
         let mut total = 0;
-        for slice in items.chunks(ITEMS_PER_LOOK) {
-            if halted() {
+        for (i, slice) in items.chunks(ITEMS_PER_LOOK).enumerate() {
+            if i > 0 && halted() {
                 return None;
             }
             total += self.count_bucket(cut, slice);
