@@ -32,45 +32,43 @@ impl Geometry {
             south_cache.fill(self, table, half, south_rows, drop_long);
         }
         let north_shape = self.key_shape(0, half.column);
+        let north_slab = table.slab(north_rows);
         let mut split = 0;
         for_each_subset(half.width, k, |columns| {
             let (from, to) = south_cache.ranges[split];
             split += 1;
             let south = &south_cache.pieces[from as usize..to as usize];
-            let north = table.pieces(north_rows, columns);
+            let north = north_slab.pieces(columns);
             if north.is_empty() || south.is_empty() {
                 return;
             }
-            // North pieces with their diagonals moved to the south quadrant's frame (it
-            // starts `west` rows lower), so that a pair is tested with one AND.
-            scratch.north.clear();
-            scratch.north.extend(north.iter().filter_map(|&p| {
-                let key = north_shape.key(p);
-                let moved = ((p & 0xffff_ffff) >> self.west) | ((p >> 32) >> self.west) << 32;
-                (key & long == 0).then_some((moved, key))
-            }));
-            let north = &scratch.north;
-            let start = out.len();
-            out.resize(start + north.len() * south.len(), 0);
-            let slots = &mut out[start..];
+            out.reserve(north.len() * south.len());
+            let slots = out.spare_capacity_mut();
             let mut filled = 0;
-            // Branch-free: every pair is written, and kept when it shares no diagonal.
-            for &(p, south_key) in south {
-                for &(moved, north_key) in north {
-                    slots[filled] = north_key | south_key;
-                    filled += usize::from(moved & p == 0);
+            for &p in north {
+                let north_key = north_shape.key(p);
+                if north_key & long != 0 {
+                    continue;
+                }
+                // The north piece's diagonals moved to the south quadrant's frame (it
+                // starts `west` rows lower), so that a pair is tested with one AND.
+                let moved = ((p & 0xffff_ffff) >> self.west) | ((p >> 32) >> self.west) << 32;
+                // Branch-free: every pair is written, and kept when it shares no diagonal.
+                for &(south, south_key) in south {
+                    slots[filled].write(north_key | south_key);
+                    filled += usize::from(moved & south == 0);
                 }
             }
-            out.truncate(start + filled);
+            // SAFETY: the first `filled` spare slots were written just above.
+            unsafe { out.set_len(out.len() + filled) };
         });
     }
 }
 
-/// One thread's buffers for building half-boards: the north pieces of one column split,
-/// and per half the south pieces of every split, ready to pair as (diagonals, key).
+/// One thread's buffers for building half-boards: per half, the south pieces of every
+/// column split, ready to pair as (diagonals, key).
 #[derive(Default)]
 pub(super) struct HalfScratch {
-    north: Vec<(u64, u64)>,
     south: [SouthPieces; 2],
 }
 

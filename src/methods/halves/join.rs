@@ -270,23 +270,38 @@ impl Join {
         scratch.counter.load(patterns, west);
         let plain_weight = self.plain_weight(east_rows);
         // Sort the west keys by class (how many long diagonals they hold: 0, 1 or 2):
-        // count, then place, without a branch per key.
-        let class = |key: u64| usize::from(key & main != 0) + usize::from(key & anti != 0);
-        let mut sizes = [0usize; 3];
+        // count, then place, without a branch per key and with the counts and cursors in
+        // registers (counters in memory made a chain of increments through it).
+        let (mut on_main, mut on_anti, mut on_both) = (0, 0, 0);
         for &key in west.iter() {
-            sizes[class(key)] += 1;
+            let (m, a) = (key & main != 0, key & anti != 0);
+            on_main += usize::from(m);
+            on_anti += usize::from(a);
+            on_both += usize::from(m & a);
         }
-        let mut next = [0, sizes[0], sizes[0] + sizes[1]];
+        let sizes = [
+            west.len() + on_both - on_main - on_anti,
+            on_main + on_anti - 2 * on_both,
+            on_both,
+        ];
+        // Each class's stretch has a spare slot after it: every key is written at all
+        // three cursors and only its class's moves on, so a full stretch's cursor writes
+        // into its spare slot.
+        let starts = [0, sizes[0] + 1, sizes[0] + sizes[1] + 2];
         let sorted = &mut scratch.items;
         sorted.clear();
-        sorted.resize(west.len(), 0);
+        sorted.resize(west.len() + 3, 0);
+        let [mut plain_at, mut one_at, mut both_at] = starts;
         for &key in west.iter() {
-            let c = class(key);
-            sorted[next[c]] = key;
-            next[c] += 1;
+            let holds = usize::from(key & main != 0) + usize::from(key & anti != 0);
+            sorted[plain_at] = key;
+            sorted[one_at] = key;
+            sorted[both_at] = key;
+            plain_at += usize::from(holds == 0);
+            one_at += usize::from(holds == 1);
+            both_at += usize::from(holds == 2);
         }
-        let (plain, rest) = sorted.split_at(sizes[0]);
-        let (one, both) = rest.split_at(sizes[1]);
+        let [plain, one, both] = [0, 1, 2].map(|c| &sorted[starts[c]..starts[c] + sizes[c]]);
         let counter = &mut scratch.counter;
         let mut count = |items: &[u64]| {
             if items.is_empty() {
