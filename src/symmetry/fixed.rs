@@ -26,14 +26,19 @@ struct Taken {
 }
 
 impl Taken {
+    /// Whether `(r, c)` shares no line with a queen already there.
+    fn is_free(&self, n: usize, (r, c): (usize, usize)) -> bool {
+        let (sum, diff) = (1u64 << (r + c), 1u64 << (r + n - 1 - c));
+        self.rows & 1 << r == 0
+            && self.cols & 1 << c == 0
+            && self.sums & sum == 0
+            && self.diffs & diff == 0
+    }
+
     /// Adds a queen on `(r, c)`, or `None` if it shares a line with a queen already there.
     fn with(self, n: usize, (r, c): (usize, usize)) -> Option<Taken> {
         let (sum, diff) = (1u64 << (r + c), 1u64 << (r + n - 1 - c));
-        let clash = self.rows & 1 << r != 0
-            || self.cols & 1 << c != 0
-            || self.sums & sum != 0
-            || self.diffs & diff != 0;
-        (!clash).then_some(Taken {
+        self.is_free(n, (r, c)).then_some(Taken {
             rows: self.rows | 1 << r,
             cols: self.cols | 1 << c,
             sums: self.sums | sum,
@@ -87,7 +92,9 @@ fn search(n: usize, taken: Taken, generators: &[Symmetry]) -> Tally {
         };
     }
     let mut tally = Tally::default();
-    for col in 0..n {
+    // A taken square places no orbit (its own queen would clash): skip it before the
+    // orbit is worked out.
+    for col in (0..n).filter(|&col| taken.is_free(n, (row, col))) {
         if let Some((next, placed)) = place_orbit(n, taken, (row, col), generators) {
             tally.nodes += placed;
             tally += search(n, next, generators);
