@@ -288,9 +288,10 @@ impl Join {
         // three cursors and only its class's moves on, so a full stretch's cursor writes
         // into its spare slot.
         let starts = [0, sizes[0] + 1, sizes[0] + sizes[1] + 2];
-        let sorted = &mut scratch.items;
-        sorted.clear();
-        sorted.resize(west.len() + 3, 0);
+        scratch.items.clear();
+        scratch.items.resize(west.len() + 3, 0);
+        // A plain slice: its start and length stay in registers through the stores.
+        let sorted = scratch.items.as_mut_slice();
         let [mut plain_at, mut one_at, mut both_at] = starts;
         for &key in west.iter() {
             let holds = usize::from(key & main != 0) + usize::from(key & anti != 0);
