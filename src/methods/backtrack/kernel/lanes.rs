@@ -163,8 +163,9 @@ struct Entry<V> {
     depth: usize,
 }
 
-/// A search the stream steps, one job at a time: [`Walk`] on lanes fixed for the whole
-/// plan, or another layout (the AVX2 kernel's per-row windows).
+/// A search the stream steps, one job at a time: what [`count_stream`] needs of a
+/// [`Walk`], whatever its lanes and stack size, so that each kernel names its two kinds
+/// of walk as types.
 ///
 /// # Safety
 /// As for [`Lanes`]: every method but `fit` needs the CPU features of its implementation.
