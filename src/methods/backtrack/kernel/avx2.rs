@@ -20,7 +20,7 @@ use std::arch::x86_64::{
     _mm256_setzero_si256, _mm256_sll_epi16, _mm256_sllv_epi32, _mm256_srl_epi16, _mm256_xor_si256,
 };
 
-use super::lanes::{self, Lanes, Walk};
+use super::lanes::{self, Lanes};
 use crate::methods::backtrack::row_plan::{Frame, MAX_N, RowPlan};
 use crate::tally::Tally;
 
@@ -332,7 +332,5 @@ pub(super) fn count_stream<'a>(
     halted: &dyn Fn() -> bool,
 ) {
     // SAFETY: compiled with the features both lane types use; the caller checked the CPU.
-    unsafe {
-        lanes::count_stream::<Walk<__m256i>, Walk<Window, WINDOW_STACK>>(next_job, done, halted)
-    }
+    unsafe { lanes::count_stream::<__m256i, Window, MAX_N, WINDOW_STACK>(next_job, done, halted) }
 }

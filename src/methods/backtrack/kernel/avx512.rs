@@ -12,7 +12,7 @@ use std::arch::x86_64::{
     _mm512_testn_epi32_mask,
 };
 
-use super::lanes::{self, Lanes, Walk};
+use super::lanes::{self, Lanes};
 use crate::methods::backtrack::row_plan::{Frame, MAX_N, RowPlan};
 use crate::tally::Tally;
 
@@ -243,7 +243,5 @@ pub(super) fn count_stream<'a>(
     halted: &dyn Fn() -> bool,
 ) {
     // SAFETY: compiled with the features `__m512i`'s lanes use; the caller checked the CPU.
-    unsafe {
-        lanes::count_stream::<Walk<__m512i>, Walk<Window, WINDOW_STACK>>(next_job, done, halted)
-    }
+    unsafe { lanes::count_stream::<__m512i, Window, MAX_N, WINDOW_STACK>(next_job, done, halted) }
 }

@@ -163,32 +163,10 @@ struct Entry<V> {
     depth: usize,
 }
 
-/// A search the stream steps, one job at a time: what [`count_stream`] needs of a
-/// [`Walk`], whatever its lanes and stack size, so that each kernel names its two kinds
-/// of walk as types.
-///
-/// # Safety
-/// As for [`Lanes`]: every method but `fit` needs the CPU features of its implementation.
-pub(super) trait Walker<'a>: Sized {
-    /// For a plan whose open columns are `open`: the shift of its masks into this walker's
-    /// lane space, or `None` when it cannot take the plan.
-    fn fit(open: u32) -> Option<u32>;
-    /// A walker with nothing to do, on `plan` (any plan: [`Walker::start`] replaces it).
-    unsafe fn idle(plan: &'a RowPlan) -> Self;
-    /// Starts the search of `job` (whose offset came from [`Walker::fit`]).
-    unsafe fn start(&mut self, job: &Job<'a>);
-    /// Whether the search has nodes left to visit.
-    fn is_live(&self) -> bool;
-    /// Visits the next node.
-    unsafe fn step(&mut self);
-    /// The tally so far (the job's, once it is no longer live).
-    fn tally(&self) -> Tally;
-}
-
 /// One search in flight: a plan, its stack of expanded rows, and its tally so far. The
 /// stack holds `S` entries: [`MAX_N`] when each row is one window, more when a row may
 /// take several ([`Lanes::window`]).
-pub(super) struct Walk<'a, V, const S: usize = MAX_N> {
+struct Walk<'a, V, const S: usize> {
     plan: &'a RowPlan,
     /// Lane `j` holds the bit of the column it stands for.
     lane_bits: V,
@@ -201,21 +179,20 @@ pub(super) struct Walk<'a, V, const S: usize = MAX_N> {
     tally: Tally,
 }
 
-impl<'a, V: Lanes, const S: usize> Walker<'a> for Walk<'a, V, S> {
-    fn fit(open: u32) -> Option<u32> {
-        V::fit(open)
-    }
-
+impl<'a, V: Lanes, const S: usize> Walk<'a, V, S> {
+    /// Whether the search has nodes left to visit.
     #[inline(always)]
     fn is_live(&self) -> bool {
         self.live != 0
     }
 
+    /// The tally so far (the job's, once it is no longer live).
     #[inline(always)]
     fn tally(&self) -> Tally {
         self.tally
     }
 
+    /// A walk with nothing to do, on `plan` (any plan: it is replaced by [`Walk::start`]).
     #[inline(always)]
     unsafe fn idle(plan: &'a RowPlan) -> Self {
         const { assert!(S.is_power_of_two() && S >= MAX_N) };
@@ -275,9 +252,7 @@ impl<'a, V: Lanes, const S: usize> Walker<'a> for Walk<'a, V, S> {
             self.live = slot + self.expand(slot, depth + 1, attacks, todo);
         }
     }
-}
 
-impl<'a, V: Lanes, const S: usize> Walk<'a, V, S> {
     /// Expands the row entering `depth`, with attacks `[cols, ld, rd]` (broadcast to every
     /// lane) and accepted squares `todo`, into the stack from slot `slot` on, one entry
     /// per window of candidates ([`Lanes::window`]) worth visiting, and returns how many
@@ -324,22 +299,19 @@ const POLL_EVERY: u32 = 1 << 12;
 /// A search a vector kernel takes: a plan, a start on it with at least three free rows
 /// left, the start row's accepted squares, the columns open anywhere in the plan and the
 /// shift of its masks into lane space.
-pub(super) struct Job<'a> {
-    pub(super) plan: &'a RowPlan,
-    pub(super) start: Frame,
-    pub(super) first: u32,
-    pub(super) open: u32,
-    pub(super) offset: u32,
+struct Job<'a> {
+    plan: &'a RowPlan,
+    start: Frame,
+    first: u32,
+    open: u32,
+    offset: u32,
 }
 
 impl<'a> Job<'a> {
     /// The job and the width that takes it (0 for the lanes of `V`, 1 for those of `W`);
     /// `None` when it needs no search (fewer than three free rows left) or its open
     /// columns fit neither.
-    fn new<V: Walker<'a>, W: Walker<'a>>(
-        plan: &'a RowPlan,
-        start: Frame,
-    ) -> Option<(usize, Job<'a>)> {
+    fn new<V: Lanes, W: Lanes>(plan: &'a RowPlan, start: Frame) -> Option<(usize, Job<'a>)> {
         let first = first_row(plan, &start)?;
         let open = plan.levels[..plan.len]
             .iter()
@@ -362,8 +334,8 @@ impl<'a> Job<'a> {
 /// One turn of a set of walks: each live walk takes a step; each idle one reports the job
 /// it finished and starts the next one `next` gives. Returns how many walks are at work.
 #[inline(always)]
-unsafe fn turn<'a, X: Walker<'a>>(
-    walks: &mut [X; WALKS],
+unsafe fn turn<'a, X: Lanes, const S: usize>(
+    walks: &mut [Walk<'a, X, S>; WALKS],
     ids: &mut [Option<usize>; WALKS],
     mut next: impl FnMut(&mut dyn FnMut(usize, Tally)) -> Option<(usize, Job<'a>)>,
     done: &mut dyn FnMut(usize, Tally),
@@ -389,15 +361,15 @@ unsafe fn turn<'a, X: Walker<'a>>(
 
 /// Counts every job `next_job` hands out, calling `done` with each one's id and tally as
 /// it finishes. Jobs whose open columns fit the lanes of `V` run on up to [`WALKS`] walks
-/// of `V`, the others that fit `W` (a wider vector, or `V` again) on walks of `W`, the rest
-/// by the scalar search. All walks are stepped in turn, so that one's latency hides behind
+/// of `V` (stacks of `SV` entries), the others on walks of `W` (lanes that take any plan,
+/// stacks of `SW`); a job with fewer than three free rows left needs no search. All walks are stepped in turn, so that one's latency hides behind
 /// the others' work. A job of the other width waits in a short queue: each width pulls
 /// new jobs only while the other's queue is shorter than [`WALKS`].
 ///
 /// Once `halted` says so (it is asked every [`POLL_EVERY`] turns), the stream returns at
 /// once: the jobs in flight are abandoned, unreported.
 #[inline(always)]
-pub(super) unsafe fn count_stream<'a, V: Walker<'a>, W: Walker<'a>>(
+pub(super) unsafe fn count_stream<'a, V: Lanes, W: Lanes, const SV: usize, const SW: usize>(
     mut next_job: impl FnMut() -> Option<(usize, &'a RowPlan, Frame)>,
     mut done: impl FnMut(usize, Tally),
     halted: &dyn Fn() -> bool,
@@ -434,8 +406,8 @@ pub(super) unsafe fn count_stream<'a, V: Walker<'a>, W: Walker<'a>>(
         return;
     };
     unsafe {
-        let mut narrow: [V; WALKS] = std::array::from_fn(|_| V::idle(plan));
-        let mut wide: [W; WALKS] = std::array::from_fn(|_| W::idle(plan));
+        let mut narrow: [Walk<V, SV>; WALKS] = std::array::from_fn(|_| Walk::idle(plan));
+        let mut wide: [Walk<W, SW>; WALKS] = std::array::from_fn(|_| Walk::idle(plan));
         let mut ids = [[None; WALKS]; 2];
         let mut wide_working = 0;
         let mut until_poll = POLL_EVERY;
