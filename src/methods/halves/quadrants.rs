@@ -129,13 +129,6 @@ impl QuadrantTable {
         }
     }
 
-    /// The placements that use exactly these rows and columns (local bit sets), on rows
-    /// whose slab lasts.
-    #[inline]
-    pub fn pieces(&self, rows: u32, columns: u32) -> &[u64] {
-        self.lasting_slab(rows).pieces(columns)
-    }
-
     /// The lasting slab of `rows`, built now if no one has yet.
     #[inline]
     fn lasting_slab(&self, rows: u32) -> &Slab {
@@ -352,7 +345,7 @@ mod tests {
             let mut got = Vec::new();
             for rows in 0..1u32 << side {
                 for columns in 0..1u32 << side {
-                    for &p in table.pieces(rows, columns) {
+                    for &p in table.slab(rows).pieces(columns) {
                         got.push((rows, columns, p as u32, (p >> 32) as u32));
                     }
                 }
@@ -370,8 +363,9 @@ mod tests {
             let mut pieces = 0u64;
             for rows in 0..1u32 << side {
                 let before = table.heap_bytes();
+                let slab = table.slab(rows);
                 for columns in 0..1u32 << side {
-                    let cell = table.pieces(rows, columns);
+                    let cell = slab.pieces(columns);
                     pieces += cell.len() as u64;
                     // Every piece of the cell uses exactly these columns: the diagonals
                     // of a queen on (r, c) are r + c and r - c + side - 1.
@@ -391,9 +385,9 @@ mod tests {
     fn a_slab_is_built_only_when_asked_for() {
         let table = QuadrantTable::new(10, 10);
         let empty = table.heap_bytes();
-        table.pieces(0b1011, 0b110100);
+        table.slab(0b1011).pieces(0b110100);
         let one = table.heap_bytes() - empty;
-        table.pieces(0b1011, 0b111);
+        table.slab(0b1011).pieces(0b111);
         assert_eq!(table.heap_bytes() - empty, one, "the same slab");
         assert!(table.lasting.iter().filter(|s| s.get().is_some()).count() == 1);
     }
@@ -481,7 +475,7 @@ mod tests {
             for rows in 0..1u32 << side {
                 let slab = table.slab(rows);
                 for columns in 0..1u32 << side {
-                    assert_eq!(slab.pieces(columns), whole.pieces(rows, columns));
+                    assert_eq!(slab.pieces(columns), whole.slab(rows).pieces(columns));
                 }
             }
         }
