@@ -96,8 +96,12 @@ pub struct Work<'a> {
     pub only: Option<&'a [usize]>,
     /// Ids finished by an earlier run, to skip (resuming from a checkpoint).
     pub skip: Option<&'a (dyn Fn(usize) -> bool + Sync)>,
-    /// When set (by a signal handler, say), the run stops between sub-problems.
+    /// When set (by a signal handler, say), the run stops at once: no sub-problem is
+    /// handed out, and those in hand are abandoned.
     pub stop: Option<&'a AtomicBool>,
+    /// When set (a sample's deadline, say), no sub-problem is handed out, but those in
+    /// hand are finished.
+    pub close: Option<&'a AtomicBool>,
     /// Called with each sub-problem's id and tally as it finishes (a checkpoint writer).
     pub finished: Option<&'a (dyn Fn(usize, Tally) + Sync)>,
 }
@@ -240,7 +244,7 @@ impl Engine {
             plan.solver(),
             self.kernel,
             &todo,
-            work.stop,
+            [work.stop, work.close],
             &|id, tally| {
                 if let Some(finished) = work.finished {
                     finished(id, tally);
@@ -292,7 +296,7 @@ impl Engine {
         let mut by_group = [Tally::default(); GROUPS.len()];
         for (id, tally) in self
             .scheduler
-            .run(&searches, self.kernel, &ids, None, &|_, _| {})
+            .run(&searches, self.kernel, &ids, [None; 2], &|_, _| {})
         {
             by_group[searches.group_of(id)] += tally;
         }

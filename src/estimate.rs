@@ -92,7 +92,7 @@ impl Engine {
     /// and how many were sampled. The sample is made of runs of consecutive row sets, each
     /// from a place in `order`: neighbours share their south rows and the pieces prepared
     /// for them, as in a count. The first pass hands out row sets for half the budget (a
-    /// row set in hand is finished: the join does not abandon one); the second counts the
+    /// row set in hand is finished: the deadline only stops handing them out); the second counts the
     /// finished ones again, their slabs built.
     fn sampled_join(
         &self,
@@ -122,8 +122,9 @@ impl Engine {
         (warm * scale + building.min(cold * scale), finished.len())
     }
 
-    /// Runs the sub-problems `ids` of `plan`, handing out none after `seconds` or once
-    /// `stop` is set; returns those that finished and the seconds it took.
+    /// Runs the sub-problems `ids` of `plan`, handing out none after `seconds` (those in
+    /// hand are finished, so a sample is of whole sub-problems) and abandoning the run
+    /// once `stop` is set; returns those that finished and the seconds it took.
     fn run_for(
         &self,
         plan: &Plan,
@@ -131,14 +132,13 @@ impl Engine {
         seconds: f64,
         stop: Option<&AtomicBool>,
     ) -> (Vec<(usize, Tally)>, f64) {
-        let (halt, over) = (AtomicBool::new(false), AtomicBool::new(false));
+        let (close, over) = (AtomicBool::new(false), AtomicBool::new(false));
         let started = Instant::now();
         let done = std::thread::scope(|scope| {
             scope.spawn(|| {
                 while !over.load(Ordering::Relaxed) {
-                    let stopped = stop.is_some_and(|s| s.load(Ordering::Relaxed));
-                    if stopped || started.elapsed().as_secs_f64() > seconds {
-                        halt.store(true, Ordering::Relaxed);
+                    if started.elapsed().as_secs_f64() > seconds {
+                        close.store(true, Ordering::Relaxed);
                         return;
                     }
                     std::thread::sleep(Duration::from_millis(5));
@@ -146,7 +146,8 @@ impl Engine {
             });
             let work = Work {
                 only: Some(ids),
-                stop: Some(&halt),
+                stop,
+                close: Some(&close),
                 ..Work::default()
             };
             let done = self.run(plan, &work, &NoProgress);

@@ -95,24 +95,26 @@ impl Scheduler {
     /// Solves the sub-problems `ids` with `solver`, one worker per thread, and returns
     /// each finished id with its tally (in no particular order). Once `stop` is set no
     /// further id is handed out and the solvers abandon the ones in hand, so a stopped run
-    /// returns at once with those that finished; each is also passed to `finished` as it
-    /// finishes.
+    /// returns at once with those that finished; once `close` is set no further id is
+    /// handed out either, but those in hand are finished (a sample that must end with
+    /// whole sub-problems). Each finished one is also passed to `finished` as it finishes.
     pub fn run(
         &self,
         solver: &dyn Solver,
         kernel: KernelLevel,
         ids: &[usize],
-        stop: Option<&AtomicBool>,
+        [stop, close]: [Option<&AtomicBool>; 2],
         finished: &(dyn Fn(usize, Tally) + Sync),
     ) -> Vec<(usize, Tally)> {
         let cursor = Cursor::new(ids.len());
         let halted = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
+        let closed = || close.is_some_and(|c| c.load(Ordering::Relaxed));
         let worker = |_: rayon::BroadcastContext<'_>| {
             let mut results = Vec::new();
             solver.solve_all(
                 kernel,
                 &mut || {
-                    if halted() {
+                    if halted() || closed() {
                         return None;
                     }
                     cursor.next().map(|i| ids[i])
@@ -188,9 +190,13 @@ mod tests {
             let scheduler = Scheduler::new(threads).unwrap();
             assert_eq!(scheduler.threads(), threads);
             let seen = std::sync::Mutex::new(Vec::new());
-            let mut got = scheduler.run(&Identity, KernelLevel::Portable, &ids, None, &|id, _| {
-                seen.lock().unwrap().push(id)
-            });
+            let mut got = scheduler.run(
+                &Identity,
+                KernelLevel::Portable,
+                &ids,
+                [None; 2],
+                &|id, _| seen.lock().unwrap().push(id),
+            );
             got.sort_unstable_by_key(|&(id, _)| id);
             assert!(got.iter().all(|&(id, t)| t.solutions == id as u64));
             assert_eq!(got.iter().map(|&(id, _)| id).collect::<Vec<_>>(), ids);
@@ -208,10 +214,47 @@ mod tests {
             &Identity,
             KernelLevel::Portable,
             &[1, 2, 3],
-            Some(&stop),
+            [Some(&stop), None],
             &|_, _| {},
         );
         assert!(got.is_empty());
+    }
+
+    /// A solver that closes the run as it takes its first sub-problem, then finishes it
+    /// only if it is not told to abandon it.
+    struct ClosesAtOnce<'a>(&'a AtomicBool);
+
+    impl Solver for ClosesAtOnce<'_> {
+        fn solve_all(
+            &self,
+            _: KernelLevel,
+            next: &mut dyn FnMut() -> Option<usize>,
+            done: &mut dyn FnMut(usize, Tally),
+            halted: &dyn Fn() -> bool,
+        ) {
+            while let Some(id) = next() {
+                self.0.store(true, Ordering::Relaxed);
+                if !halted() {
+                    done(id, Tally::default());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_closed_run_finishes_what_is_in_hand_and_hands_out_no_more() {
+        let scheduler = Scheduler::new(2).unwrap();
+        let close = AtomicBool::new(false);
+        let ids: Vec<usize> = (0..100).collect();
+        let got = scheduler.run(
+            &ClosesAtOnce(&close),
+            KernelLevel::Portable,
+            &ids,
+            [None, Some(&close)],
+            &|_, _| {},
+        );
+        assert!(!got.is_empty(), "the sub-problems in hand finished");
+        assert!(got.len() <= scheduler.threads(), "{} handed out", got.len());
     }
 
     #[test]
@@ -232,7 +275,13 @@ mod tests {
         outer.install(|| {
             let scheduler = Scheduler::new(3).unwrap();
             assert!(matches!(scheduler.pool, Pool::Callers));
-            let got = scheduler.run(&Identity, KernelLevel::Portable, &[5, 6], None, &|_, _| {});
+            let got = scheduler.run(
+                &Identity,
+                KernelLevel::Portable,
+                &[5, 6],
+                [None; 2],
+                &|_, _| {},
+            );
             assert_eq!(got.len(), 2);
             assert!(matches!(Scheduler::new(2).unwrap().pool, Pool::Own(_)));
         });

@@ -102,3 +102,30 @@ fn an_estimate_refuses_what_count_would_refuse() {
         .code(2)
         .stderr(predicate::str::contains("N must be 1 to 32"));
 }
+
+#[test]
+fn shards_are_estimated_where_only_a_shard_fits() {
+    // 400 MB of address space (the budget counts half): the whole N = 21 by halves does
+    // not fit, a shard of two row sets does, and its estimate is given.
+    let nq = assert_cmd::cargo::cargo_bin("nqueens");
+    let run = |args: &str| {
+        std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                "ulimit -v 400000 && exec '{}' estimate 21 --method halves --seconds 0.3 {args}",
+                nq.display()
+            ))
+            .output()
+            .unwrap()
+    };
+    let whole = run("");
+    assert_eq!(whole.status.code(), Some(2), "the whole count is refused");
+    let shard = run("--shards 100000");
+    let stdout = String::from_utf8_lossy(&shard.stdout);
+    assert!(
+        shard.status.success(),
+        "{}",
+        String::from_utf8_lossy(&shard.stderr)
+    );
+    assert!(stdout.contains("in 100000 shards"), "{stdout}");
+}

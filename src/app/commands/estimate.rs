@@ -42,7 +42,11 @@ pub fn run(args: &EstimateArgs) -> Result<(), Failure> {
         flags.options()?
     };
     let engine = Engine::new(&options).map_err(worded)?;
-    let plan = engine.prepare(args.n).map_err(worded)?;
+    // A shard's memory is its share's: a board whose whole count would not fit here may
+    // still be estimated for shards that do.
+    let plan = engine
+        .prepare_part(args.n, args.shards as usize)
+        .map_err(worded)?;
     if args.shards > plan.len() as u64 {
         return Err(Failure::usage(format!(
             "--shards {}: N = {} by {} has {}, so K must be 1 to {}",

@@ -246,6 +246,7 @@ fn run_here(engine: &Engine, part: Part, saved: Saved, args: &CountArgs, stop: &
             skip: Some(&skip),
             stop: Some(&stop.stop),
             finished: Some(&record),
+            ..Work::default()
         };
         let results = engine.run(plan, &work, &sink);
         finished.store(true, Ordering::Relaxed);
