@@ -83,6 +83,32 @@ impl fmt::Display for KernelLevel {
     }
 }
 
+/// Whether BMI2's PEXT is fast here: one instruction of a few cycles on Intel since
+/// Haswell and on AMD since Zen 3; AMD's earlier cores run it as microcode, tens to
+/// hundreds of cycles, so shifts win there.
+pub fn fast_pext() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::__cpuid;
+        if !is_x86_feature_detected!("bmi2") {
+            return false;
+        }
+        // Leaves 0 (vendor) and 1 (signature) exist on every x86-64 CPU.
+        let (vendor, signature) = (__cpuid(0), __cpuid(1).eax);
+        let amd = (vendor.ebx, vendor.edx, vendor.ecx) == (0x6874_7541, 0x6974_6e65, 0x444d_4163);
+        // The family: base 0xf means base plus extended.
+        let base = (signature >> 8) & 0xf;
+        let family = if base == 0xf {
+            base + ((signature >> 20) & 0xff)
+        } else {
+            base
+        };
+        !amd || family >= 0x19
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
 /// The instruction-set features the kernels look for, as this CPU reports them.
 pub fn features_seen() -> Vec<&'static str> {
     #[cfg(target_arch = "x86_64")]
