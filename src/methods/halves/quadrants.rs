@@ -237,9 +237,7 @@ impl Slab {
     /// Every placement on exactly `rows`: counted per column set, then filled in place.
     fn build(side: u32, rows: u32) -> Slab {
         let mut offsets = vec![0u32; (1 << side) + 1];
-        place(side, rows, 0, Piece::default(), &mut |p| {
-            offsets[p.columns as usize] += 1
-        });
+        place(side, rows, &mut |p| offsets[p.columns as usize] += 1);
         let mut end = 0u32;
         for slot in offsets.iter_mut() {
             end += *slot;
@@ -247,7 +245,7 @@ impl Slab {
         }
         // Fill each column set from its end; the offsets end up at the starts.
         let mut pieces = vec![0u64; end as usize];
-        place(side, rows, 0, Piece::default(), &mut |p| {
+        place(side, rows, &mut |p| {
             let slot = &mut offsets[p.columns as usize];
             *slot -= 1;
             pieces[*slot as usize] = u64::from(p.d1) | u64::from(p.d2) << 32;
@@ -275,27 +273,51 @@ struct Piece {
     d2: u32,
 }
 
-/// Calls `emit` with every placement that extends `piece` with one queen on each row of
-/// `rows` from `row` on, and none on the others.
-fn place(side: u32, rows: u32, row: u32, piece: Piece, emit: &mut dyn FnMut(Piece)) {
-    if row == side {
+/// Calls `emit` with every placement of one queen on each of `rows` and none on the other
+/// rows of the `side` square (a bitmask search, row by row).
+fn place(side: u32, rows: u32, emit: &mut impl FnMut(Piece)) {
+    extend(side, rows, 0, Piece::default(), 0, 0, emit);
+}
+
+/// [`place`] from `row` on, given `piece` above it; `left` and `right` are the columns of
+/// `row` its queens attack along the two diagonals.
+fn extend(
+    side: u32,
+    rows: u32,
+    row: u32,
+    piece: Piece,
+    left: u32,
+    right: u32,
+    emit: &mut impl FnMut(Piece),
+) {
+    let all = (1u32 << side) - 1;
+    let rest = rows >> row;
+    if rest == 0 {
         emit(piece);
         return;
     }
-    if rows & 1 << row == 0 {
-        place(side, rows, row + 1, piece, emit);
-        return;
-    }
-    for column in 0..side {
-        let (d1, d2) = (1 << (row + column), 1 << (row + side - 1 - column));
-        if piece.columns & 1 << column == 0 && piece.d1 & d1 == 0 && piece.d2 & d2 == 0 {
-            let next = Piece {
-                columns: piece.columns | 1 << column,
-                d1: piece.d1 | d1,
-                d2: piece.d2 | d2,
-            };
-            place(side, rows, row + 1, next, emit);
-        }
+    // Rows without a queen only carry the diagonals down.
+    let skip = rest.trailing_zeros();
+    let (row, left, right) = (row + skip, left >> skip, (right << skip) & all);
+    let mut free = all & !(piece.columns | left | right);
+    while free != 0 {
+        let column = free.trailing_zeros();
+        let bit = free & free.wrapping_neg();
+        free ^= bit;
+        let next = Piece {
+            columns: piece.columns | bit,
+            d1: piece.d1 | 1 << (row + column),
+            d2: piece.d2 | 1 << (row + side - 1 - column),
+        };
+        extend(
+            side,
+            rows,
+            row + 1,
+            next,
+            (left | bit) >> 1,
+            ((right | bit) << 1) & all,
+            emit,
+        );
     }
 }
 
