@@ -3,7 +3,9 @@
 //! kept of it is its contact key.
 
 use super::geometry::{CENTRAL, Geometry, Half, for_each_subset};
+use super::piece_pairs::{North, South, pair_all};
 use super::quadrants::{Keep, QuadrantTable};
+use crate::cpu::KernelLevel;
 
 impl Geometry {
     /// Appends to `out` the key of every half-board of `half` on these rows (the key of a
@@ -27,6 +29,7 @@ impl Geometry {
         } else {
             0
         };
+        let kernel = scratch.kernel;
         let south_cache = &mut scratch.south[usize::from(half.east)];
         if south_cache.holds != Some((south_rows, drop_long)) {
             south_cache.fill(self, table, half, south_rows, drop_long);
@@ -37,39 +40,36 @@ impl Geometry {
         for_each_subset(half.width, k, |columns| {
             let (from, to) = south_cache.ranges[split];
             split += 1;
-            let south = &south_cache.pieces[from as usize..to as usize];
-            let north = north_slab.pieces(columns);
-            if north.is_empty() || south.is_empty() {
-                return;
-            }
-            out.reserve(north.len() * south.len());
-            let slots = out.spare_capacity_mut();
-            let mut filled = 0;
-            for &p in north {
-                let north_key = north_shape.key(p);
-                if north_key & long != 0 {
-                    continue;
-                }
-                // The north piece's diagonals moved to the south quadrant's frame (it
-                // starts `west` rows lower), so that a pair is tested with one AND.
-                let moved = ((p & 0xffff_ffff) >> self.west) | ((p >> 32) >> self.west) << 32;
-                // Branch-free: every pair is written, and kept when it shares no diagonal.
-                for &(south, south_key) in south {
-                    slots[filled].write(north_key | south_key);
-                    filled += usize::from(moved & south == 0);
-                }
-            }
-            // SAFETY: the first `filled` spare slots were written just above.
-            unsafe { out.set_len(out.len() + filled) };
+            let (from, to) = (from as usize, to as usize);
+            let north = North {
+                pieces: north_slab.pieces(columns),
+                shape: north_shape,
+                south_row: self.west,
+                unwanted: long,
+            };
+            let south = South {
+                diagonals: &south_cache.diagonals[from..to],
+                keys: &south_cache.keys[from..to],
+            };
+            pair_all(kernel, north, south, out);
         });
     }
 }
 
 /// One thread's buffers for building half-boards: per half, the south pieces of every
-/// column split, ready to pair as (diagonals, key).
-#[derive(Default)]
+/// column split, ready to pair; and the kernel that pairs them.
 pub(super) struct HalfScratch {
+    kernel: KernelLevel,
     south: [SouthPieces; 2],
+}
+
+impl HalfScratch {
+    pub(super) fn new(kernel: KernelLevel) -> HalfScratch {
+        HalfScratch {
+            kernel,
+            south: Default::default(),
+        }
+    }
 }
 
 /// The south quadrant's pieces of every column split of a half, prepared once for a set
@@ -83,7 +83,9 @@ struct SouthPieces {
     slab: Option<Keep>,
     /// For each column split, in the order `for_each_subset` gives them, its range.
     ranges: Vec<(u32, u32)>,
-    pieces: Vec<(u64, u64)>,
+    /// Each piece's diagonals and key, apart (the pairing kernels load several at once).
+    diagonals: Vec<u64>,
+    keys: Vec<u64>,
 }
 
 impl SouthPieces {
@@ -96,7 +98,8 @@ impl SouthPieces {
         drop_long: bool,
     ) {
         self.ranges.clear();
-        self.pieces.clear();
+        self.diagonals.clear();
+        self.keys.clear();
         let long = if drop_long {
             g.main_diagonal() | g.anti_diagonal()
         } else {
@@ -108,18 +111,19 @@ impl SouthPieces {
         let north_queens = half.width - rows.count_ones();
         let slab = table.slab(rows);
         for_each_subset(half.width, north_queens, |north_columns| {
-            let start = self.pieces.len() as u32;
-            let south = slab.pieces(all_columns ^ north_columns);
-            self.pieces.extend(south.iter().filter_map(|&p| {
+            let start = self.keys.len() as u32;
+            for &p in slab.pieces(all_columns ^ north_columns) {
                 let key = shape.key(p);
                 if central && p & 1 != 0 {
                     // The centre queen: its long diagonals are its own.
-                    Some((p, key | CENTRAL))
-                } else {
-                    (key & long == 0).then_some((p, key))
+                    self.diagonals.push(p);
+                    self.keys.push(key | CENTRAL);
+                } else if key & long == 0 {
+                    self.diagonals.push(p);
+                    self.keys.push(key);
                 }
-            }));
-            self.ranges.push((start, self.pieces.len() as u32));
+            }
+            self.ranges.push((start, self.keys.len() as u32));
         });
         self.holds = Some((rows, drop_long));
         self.slab = slab.keep();

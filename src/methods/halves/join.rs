@@ -327,7 +327,7 @@ impl Join {
             patterns: Vec::new(),
             west: Vec::new(),
             items: Vec::new(),
-            half: HalfScratch::default(),
+            half: HalfScratch::new(kernel),
         }
     }
 }

@@ -58,12 +58,15 @@
 //!
 //! # Files
 //! [`geometry`] says where halves, quadrants and keys lie; [`quadrants`] holds the table of
-//! quadrant placements; [`half_boards`] builds a row set's half-boards from it; [`pairs`]
+//! quadrant placements; [`half_boards`] builds a row set's half-boards from it (pairing pieces by
+//! `piece_pairs`' kernels); [`pairs`]
 //! counts the disjoint pairs; [`join`] is the method: its sub-problems, weights and
 //! worker loop.
 
+mod cuts;
 pub mod geometry;
 pub mod half_boards;
 pub mod join;
 pub mod pairs;
+mod piece_pairs;
 pub mod quadrants;

@@ -12,6 +12,7 @@
 //! nibble table for the popcount) and an AVX-512 one (VPOPCNTQ), chosen at run time
 //! ([`crate::cpu::KernelLevel`]).
 
+use super::cuts;
 use crate::cpu::KernelLevel;
 
 /// Key bits precomputed together: each chunk of a key selects one of `2^CHUNK_BITS` masks.
@@ -109,16 +110,9 @@ impl PairCounter {
     /// each without its cut bits; value `v`'s keys are then
     /// `sorted[starts[v]..starts[v + 1]]`. Value bit `i` is the `i`-th lowest cut bit.
     fn sort_by_cut(&mut self, keys: &[u64]) {
-        let cuts = Cuts::new(&self.cut_bits[..self.cuts]);
-        #[cfg(target_arch = "x86_64")]
-        if self.fast_extract {
-            // SAFETY: `fast_extract` is set only where BMI2 is (see `new`).
-            unsafe { sort_by_cut_bmi2(cuts, keys, &mut self.sorted, &mut self.starts) };
-            return;
-        }
-        sort_by(
-            &cuts,
-            cuts.bits.len(),
+        cuts::sort(
+            &self.cut_bits[..self.cuts],
+            self.fast_extract,
             keys,
             &mut self.sorted,
             &mut self.starts,
@@ -295,103 +289,6 @@ impl PairCounter {
             _ => count_sliced_portable(sliced, chunks, items),
         };
         plain + sliced
-    }
-}
-
-/// The cut bits of a load, and how to take them out of a key.
-#[derive(Clone, Copy)]
-struct Cuts<'a> {
-    /// Lowest first.
-    bits: &'a [u32],
-    mask: u64,
-}
-
-impl<'a> Cuts<'a> {
-    fn new(bits: &'a [u32]) -> Cuts<'a> {
-        Cuts {
-            bits,
-            mask: bits.iter().fold(0, |m, &b| m | 1 << b),
-        }
-    }
-}
-
-/// Gathers a key's cut bits (its bucket) and the rest (what the bucket stores).
-trait Extract {
-    fn value(&self, key: u64) -> usize;
-    fn rest(&self, key: u64) -> u64;
-}
-
-impl Extract for Cuts<'_> {
-    #[inline(always)]
-    fn value(&self, key: u64) -> usize {
-        self.bits
-            .iter()
-            .enumerate()
-            .fold(0, |v, (i, &bit)| v | ((key >> bit) as usize & 1) << i)
-    }
-
-    /// The key without its cut bits (the bits above each move down).
-    #[inline(always)]
-    fn rest(&self, key: u64) -> u64 {
-        // Highest first, so each removal leaves the positions of the next ones as they were.
-        self.bits.iter().rev().fold(key, |k, &bit| {
-            k & ((1 << bit) - 1) | (k >> (bit + 1)) << bit
-        })
-    }
-}
-
-/// The same by BMI2's PEXT: one instruction each where it is fast.
-#[cfg(target_arch = "x86_64")]
-struct Pext(u64);
-
-#[cfg(target_arch = "x86_64")]
-impl Extract for Pext {
-    #[inline(always)]
-    fn value(&self, key: u64) -> usize {
-        // SAFETY: only used inlined into `sort_by_cut_bmi2`, which has BMI2.
-        unsafe { std::arch::x86_64::_pext_u64(key, self.0) as usize }
-    }
-
-    #[inline(always)]
-    fn rest(&self, key: u64) -> u64 {
-        // SAFETY: as above.
-        unsafe { std::arch::x86_64::_pext_u64(key, !self.0) }
-    }
-}
-
-/// [`sort_by`] with PEXT.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "bmi2")]
-fn sort_by_cut_bmi2(cuts: Cuts, keys: &[u64], sorted: &mut Vec<u64>, starts: &mut Vec<usize>) {
-    sort_by(&Pext(cuts.mask), cuts.bits.len(), keys, sorted, starts);
-}
-
-/// Sorts `keys` into `sorted` by `how.value` (a counting sort over `2^bits` values),
-/// each as `how.rest`; value `v`'s keys are then `sorted[starts[v]..starts[v + 1]]`.
-#[inline(always)]
-fn sort_by(
-    how: &impl Extract,
-    bits: usize,
-    keys: &[u64],
-    sorted: &mut Vec<u64>,
-    starts: &mut Vec<usize>,
-) {
-    let values = 1 << bits;
-    starts.clear();
-    starts.resize(values + 1, 0);
-    for &key in keys {
-        starts[how.value(key) + 1] += 1;
-    }
-    for v in 0..values {
-        starts[v + 1] += starts[v];
-    }
-    sorted.clear();
-    sorted.resize(keys.len(), 0);
-    let mut next = starts.clone();
-    for &key in keys {
-        let slot = &mut next[how.value(key)];
-        sorted[*slot] = how.rest(key);
-        *slot += 1;
     }
 }
 
@@ -656,45 +553,6 @@ mod tests {
         for (i, row) in original.iter().enumerate() {
             for (j, column) in rows.iter().enumerate() {
                 assert_eq!(row >> j & 1, column >> i & 1, "({i}, {j})");
-            }
-        }
-    }
-
-    #[test]
-    fn pext_sorts_by_cut_as_shifts_do() {
-        #[cfg(target_arch = "x86_64")]
-        if is_x86_feature_detected!("bmi2") {
-            let mut rng = fastrand::Rng::with_seed(5);
-            let keys: Vec<u64> = (0..3000).map(|_| rng.u64(..1 << 50)).collect();
-            for cuts in 1..=MAX_CUTS {
-                let mut bits: Vec<u32> = (0..50).collect();
-                rng.shuffle(&mut bits);
-                bits.truncate(cuts);
-                bits.sort_unstable();
-                let by_shifts = Cuts::new(&bits);
-                let (mut sorted, mut starts) = (Vec::new(), Vec::new());
-                sort_by(&by_shifts, cuts, &keys, &mut sorted, &mut starts);
-                let (mut by_pext, mut pext_starts) = (Vec::new(), Vec::new());
-                // SAFETY: BMI2 is here.
-                unsafe { sort_by_cut_bmi2(by_shifts, &keys, &mut by_pext, &mut pext_starts) };
-                assert_eq!(
-                    (&sorted, &starts),
-                    (&by_pext, &pext_starts),
-                    "cut bits {bits:?}"
-                );
-                // Each key, its cut bits out, is in the bucket of their value.
-                for &key in &keys {
-                    let value = bits
-                        .iter()
-                        .enumerate()
-                        .fold(0, |v, (i, &b)| v | (key >> b & 1) << i)
-                        as usize;
-                    let rest = (0..64u32)
-                        .filter(|b| !bits.contains(b))
-                        .enumerate()
-                        .fold(0u64, |r, (i, b)| r | (key >> b & 1) << i);
-                    assert!(sorted[starts[value]..starts[value + 1]].contains(&rest));
-                }
             }
         }
     }
