@@ -3,7 +3,7 @@
 //! kept of it is its contact key.
 
 use super::geometry::{CENTRAL, Geometry, Half, for_each_subset};
-use super::piece_pairs::{North, South, pair_all};
+use super::piece_pairs::{FILLER, North, RUN, South, pair_all};
 use super::quadrants::{Keep, QuadrantTable};
 use crate::cpu::KernelLevel;
 
@@ -122,6 +122,10 @@ impl SouthPieces {
                     self.diagonals.push(p);
                     self.keys.push(key);
                 }
+            }
+            while (self.keys.len() - start as usize) % RUN != 0 {
+                self.diagonals.push(FILLER);
+                self.keys.push(0);
             }
             self.ranges.push((start, self.keys.len() as u32));
         });

@@ -13,6 +13,15 @@ use crate::cpu::KernelLevel;
 /// spare slots beyond one per pair.
 pub(super) const SPARE: usize = 8;
 
+/// South pieces come in runs of this many (padded with [`FILLER`]s), so that the vector
+/// kernels have no remainder to finish one by one: runs are short, 8 to 63 pieces
+/// mostly at N = 18 to 21, so a scalar tail was a large part of the work.
+pub(super) const RUN: usize = 8;
+
+/// Diagonals of a south piece that pairs with none: a bit no quadrant diagonal uses
+/// (they have at most 25 bits), and every north piece is given it.
+pub(super) const FILLER: u64 = 1 << 31;
+
 /// A column split's south pieces, ready to pair: each one's diagonals (in the south
 /// quadrant's frame) and its key, at the same index.
 #[derive(Clone, Copy)]
@@ -64,7 +73,7 @@ impl North<'_> {
     fn wanted(&self, piece: u64) -> Option<(u64, u64)> {
         let key = self.shape.key(piece);
         let shift = self.south_row;
-        let moved = ((piece & 0xffff_ffff) >> shift) | ((piece >> 32) >> shift) << 32;
+        let moved = ((piece & 0xffff_ffff) >> shift) | ((piece >> 32) >> shift) << 32 | FILLER;
         (key & self.unwanted == 0).then_some((moved, key))
     }
 }
