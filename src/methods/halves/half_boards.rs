@@ -123,7 +123,7 @@ impl SouthPieces {
                     self.keys.push(key);
                 }
             }
-            while (self.keys.len() - start as usize) % RUN != 0 {
+            while !(self.keys.len() - start as usize).is_multiple_of(RUN) {
                 self.diagonals.push(FILLER);
                 self.keys.push(0);
             }
