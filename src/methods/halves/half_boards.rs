@@ -3,24 +3,28 @@
 //! kept of it is its contact key.
 
 use super::geometry::{CENTRAL, Geometry, Half, for_each_subset};
-use super::piece_pairs::{FILLER, North, RUN, South, pair_all};
+use super::piece_pairs::{Classes, FILLER, North, RUN, South, pair_all};
 use super::quadrants::{Keep, QuadrantTable};
 use crate::cpu::KernelLevel;
 
 impl Geometry {
-    /// Appends to `out` the key of every half-board of `half` on these rows (the key of a
-    /// central one marked [`CENTRAL`]), leaving out those with a queen on a long diagonal
-    /// unless central when `drop_long` is set.
+    /// Appends the key of every half-board of `half` on these rows. East (`out` of one):
+    /// those with no queen on a long diagonal, or with one on the centre square (odd `n`;
+    /// its key marked [`CENTRAL`]). West (`out` of three): by class, the number of long
+    /// diagonals they hold (the main one's queen stands in the north quadrant, the
+    /// anti-diagonal's in the south, so each piece tells its part), class 0 only when
+    /// `keep_plain`.
     #[inline(always)]
     pub(super) fn collect_half_boards(
         &self,
         table: &QuadrantTable,
         half: Half,
         rows: u32,
-        drop_long: bool,
+        keep_plain: bool,
         scratch: &mut HalfScratch,
-        out: &mut Vec<u64>,
+        out: &mut [Vec<u64>],
     ) {
+        let drop_long = half.east;
         let north_rows = rows & ((1 << self.west) - 1);
         let south_rows = rows >> self.west;
         let k = north_rows.count_ones();
@@ -51,7 +55,16 @@ impl Geometry {
                 diagonals: &south_cache.diagonals[from..to],
                 keys: &south_cache.keys[from..to],
             };
-            pair_all(kernel, north, south, out);
+            let classes = if half.east {
+                Classes::One
+            } else {
+                Classes::Three {
+                    main: self.main_diagonal(),
+                    anti: self.anti_diagonal(),
+                    keep_plain,
+                }
+            };
+            pair_all(kernel, north, south, classes, out);
         });
     }
 }

@@ -233,7 +233,6 @@ impl Join {
         let g = &self.geometry;
         let east_rows = self.row_sets[id];
         let west_rows = east_rows ^ (((1u64 << g.n) - 1) as u32);
-        let (main, anti) = (g.main_diagonal(), g.anti_diagonal());
 
         let patterns = &mut scratch.patterns;
         patterns.clear();
@@ -243,7 +242,7 @@ impl Join {
             east_rows,
             true,
             &mut scratch.half,
-            patterns,
+            std::slice::from_mut(patterns),
         );
         let mut nodes = patterns.len() as u64;
         if patterns.is_empty() {
@@ -256,53 +255,22 @@ impl Join {
             *key &= !CENTRAL;
         }
 
-        let west = &mut scratch.west;
-        west.clear();
+        // The west keys by class (how many long diagonals they hold), class 0 only
+        // where it counts.
+        let plain_weight = self.plain_weight(east_rows);
+        let classes = &mut scratch.classes;
+        classes.iter_mut().for_each(Vec::clear);
         g.collect_half_boards(
             &self.table,
             g.west(),
             west_rows,
-            false,
+            plain_weight > 0,
             &mut scratch.half,
-            west,
+            classes,
         );
-        nodes += west.len() as u64;
-        scratch.counter.load(patterns, west);
-        let plain_weight = self.plain_weight(east_rows);
-        // Sort the west keys by class (how many long diagonals they hold: 0, 1 or 2):
-        // count, then place, without a branch per key and with the counts and cursors in
-        // registers (counters in memory made a chain of increments through it).
-        let (mut on_main, mut on_anti, mut on_both) = (0, 0, 0);
-        for &key in west.iter() {
-            let (m, a) = (key & main != 0, key & anti != 0);
-            on_main += usize::from(m);
-            on_anti += usize::from(a);
-            on_both += usize::from(m & a);
-        }
-        let sizes = [
-            west.len() + on_both - on_main - on_anti,
-            on_main + on_anti - 2 * on_both,
-            on_both,
-        ];
-        // Each class's stretch has a spare slot after it: every key is written at all
-        // three cursors and only its class's moves on, so a full stretch's cursor writes
-        // into its spare slot.
-        let starts = [0, sizes[0] + 1, sizes[0] + sizes[1] + 2];
-        scratch.items.clear();
-        scratch.items.resize(west.len() + 3, 0);
-        // A plain slice: its start and length stay in registers through the stores.
-        let sorted = scratch.items.as_mut_slice();
-        let [mut plain_at, mut one_at, mut both_at] = starts;
-        for &key in west.iter() {
-            let holds = usize::from(key & main != 0) + usize::from(key & anti != 0);
-            sorted[plain_at] = key;
-            sorted[one_at] = key;
-            sorted[both_at] = key;
-            plain_at += usize::from(holds == 0);
-            one_at += usize::from(holds == 1);
-            both_at += usize::from(holds == 2);
-        }
-        let [plain, one, both] = [0, 1, 2].map(|c| &sorted[starts[c]..starts[c] + sizes[c]]);
+        nodes += classes.iter().map(|c| c.len() as u64).sum::<u64>();
+        let [plain, one, both] = classes.each_ref().map(Vec::as_slice);
+        scratch.counter.load(patterns, &[plain, one, both]);
         let counter = &mut scratch.counter;
         let mut count = |items: &[u64]| {
             if items.is_empty() {
@@ -311,10 +279,9 @@ impl Join {
                 counter.count_until(items, halted)
             }
         };
-        let plain_count = if plain_weight > 0 { count(plain)? } else { 0 };
-        let (one, both) = (count(one)?, count(both)?);
+        let (plain, one, both) = (count(plain)?, count(one)?, count(both)?);
         Some(Tally {
-            solutions: plain_weight * plain_count + 2 * one + 4 * both,
+            solutions: plain_weight * plain + 2 * one + 4 * both,
             nodes,
         })
     }
@@ -325,8 +292,7 @@ impl Join {
             kernel,
             counter: PairCounter::new(self.geometry.key_bits(), kernel),
             patterns: Vec::new(),
-            west: Vec::new(),
-            items: Vec::new(),
+            classes: Default::default(),
             half: HalfScratch::new(kernel),
         }
     }
@@ -355,9 +321,8 @@ pub struct Scratch {
     kernel: KernelLevel,
     counter: PairCounter,
     patterns: Vec<u64>,
-    west: Vec<u64>,
-    /// The west keys sorted by class.
-    items: Vec<u64>,
+    /// The west keys by class (0, 1 or 2 long diagonals held).
+    classes: [Vec<u64>; 3],
     half: HalfScratch,
 }
 

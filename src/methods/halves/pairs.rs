@@ -122,11 +122,12 @@ impl PairCounter {
     /// Chooses the cut bits for counting `items` against `patterns`: the bits held by
     /// the most pairs (estimated on a sample of each side), so that the buckets skip the
     /// most pairs.
-    fn choose_cuts(&mut self, patterns: &[u64], items: &[u64]) {
+    fn choose_cuts(&mut self, patterns: &[u64], items: &[&[u64]]) {
         const SAMPLE: usize = 512;
-        let held = |keys: &[u64]| {
+        let held = |sets: &[&[u64]]| {
             let mut counts = [0u64; 64];
-            for &key in keys.iter().step_by(keys.len() / SAMPLE + 1) {
+            let step = sets.iter().map(|s| s.len()).sum::<usize>() / SAMPLE + 1;
+            for &key in sets.iter().flat_map(|s| s.iter().step_by(step)) {
                 let mut rest = key;
                 while rest != 0 {
                     counts[rest.trailing_zeros() as usize] += 1;
@@ -135,16 +136,17 @@ impl PairCounter {
             }
             counts
         };
-        let (by_patterns, by_items) = (held(patterns), held(items));
+        let (by_patterns, by_items) = (held(&[patterns]), held(items));
         let mut bits: Vec<u32> = (0..self.key_bits).collect();
         bits.sort_by_key(|&b| std::cmp::Reverse(by_patterns[b as usize] * by_items[b as usize]));
         bits.truncate(MAX_CUTS);
         self.cut_bits = bits;
     }
 
-    /// Replaces the patterns, to be counted against `items` (or keys like them: they
-    /// only guide the choice of cut bits; any items may be counted after).
-    pub fn load(&mut self, patterns: &[u64], items: &[u64]) {
+    /// Replaces the patterns, to be counted against `items` (or keys like them, in any
+    /// number of slices: they only guide the choice of cut bits; any items may be
+    /// counted after).
+    pub fn load(&mut self, patterns: &[u64], items: &[&[u64]]) {
         self.cuts = 0;
         while self.cuts < MAX_CUTS.min(self.key_bits as usize)
             && patterns.len() >> self.cuts >= 2 * BUCKET_MIN
@@ -574,7 +576,7 @@ mod tests {
                     let mut items: Vec<u64> = (0..200).map(|_| key(&mut rng)).collect();
                     items.push(0);
                     // Cut bits chosen by some of the items hold for all of them.
-                    counter.load(&patterns, &items[..50]);
+                    counter.load(&patterns, &[&items[..30], &items[30..50]]);
                     assert_eq!(
                         counter.count(&items),
                         naive(&patterns, &items),

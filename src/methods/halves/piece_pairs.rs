@@ -41,26 +41,114 @@ pub(super) struct North<'a> {
     pub(super) unwanted: u64,
 }
 
-/// Appends to `out` the key of every (north, south) pair that shares no diagonal.
-pub(super) fn pair_all(kernel: KernelLevel, north: North, south: South, out: &mut Vec<u64>) {
+/// Where the kept keys go: one list, or (West's) three by class, the number of long
+/// diagonals a half-board holds: its north piece's key may hold `main`, its south
+/// piece's `anti`. Class 0 may be left out.
+#[derive(Clone, Copy)]
+pub(super) enum Classes {
+    One,
+    Three {
+        main: u64,
+        anti: u64,
+        keep_plain: bool,
+    },
+}
+
+/// Appends the key of every (north, south) pair that shares no diagonal to `out[0]`
+/// (`Classes::One`) or to `out[class]`.
+pub(super) fn pair_all(
+    kernel: KernelLevel,
+    north: North,
+    south: South,
+    classes: Classes,
+    out: &mut [Vec<u64>],
+) {
     assert_eq!(south.diagonals.len(), south.keys.len());
+    assert_eq!(out.len(), if let Classes::One = classes { 1 } else { 3 });
     if north.pieces.is_empty() || south.keys.is_empty() {
         return;
     }
-    out.reserve(north.pieces.len() * south.keys.len() + SPARE);
-    match kernel {
+    for list in out.iter_mut() {
+        list.reserve(north.pieces.len() * south.keys.len() + SPARE);
+    }
+    let split = matches!(classes, Classes::Three { .. });
+    match (kernel, split) {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: a kernel level is only used where the CPU has it (see `crate::cpu`);
-        // the spare slots were reserved above.
-        KernelLevel::Avx512 => unsafe { pair_avx512(north, south, out) },
+        // SAFETY (each): a kernel level is only used where the CPU has it (see
+        // `crate::cpu`); the spare slots were reserved above.
+        (KernelLevel::Avx512, false) => unsafe { all_avx512::<false>(north, south, classes, out) },
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: as above.
-        KernelLevel::Avx2 => unsafe { pair_avx2(north, south, out) },
-        _ => {
+        (KernelLevel::Avx512, true) => unsafe { all_avx512::<true>(north, south, classes, out) },
+        #[cfg(target_arch = "x86_64")]
+        (KernelLevel::Avx2, false) => unsafe { all_avx2::<false>(north, south, classes, out) },
+        #[cfg(target_arch = "x86_64")]
+        (KernelLevel::Avx2, true) => unsafe { all_avx2::<true>(north, south, classes, out) },
+        (_, false) => unsafe { all_scalar::<false>(north, south, classes, out) },
+        (_, true) => unsafe { all_scalar::<true>(north, south, classes, out) },
+    }
+}
+
+/// Defines a function that pairs every wanted north piece by a kernel (inlined into it,
+/// so that it runs with the function's target features).
+macro_rules! each_north {
+    ($(#[$attr:meta])* $name:ident, $kernel:ident) => {
+        $(#[$attr])*
+        unsafe fn $name<const SPLIT: bool>(
+            north: North,
+            south: South,
+            classes: Classes,
+            out: &mut [Vec<u64>],
+        ) {
             for &piece in north.pieces {
-                if let Some((moved, key)) = north.wanted(piece) {
-                    pair_scalar(moved, key, south, out, 0);
-                }
+                let Some((moved, key)) = north.wanted(piece) else {
+                    continue;
+                };
+                let (mut sink, split) = classes.sink(key, out);
+                // SAFETY: the caller's (`pair_all` reserved the spare slots).
+                unsafe { $kernel::<SPLIT>(moved, key, south, split, &mut sink) };
+            }
+        }
+    };
+}
+
+each_north!(
+    /// The scalar kernel over a column split.
+    all_scalar,
+    pair_scalar
+);
+each_north!(
+    /// The AVX2 kernel over a column split.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,popcnt")]
+    all_avx2,
+    pair_avx2
+);
+each_north!(
+    /// The AVX-512 kernel over a column split.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,popcnt")]
+    all_avx512,
+    pair_avx512
+);
+
+impl Classes {
+    /// Where a north piece with this key sends its pairs, and the split bit.
+    #[inline(always)]
+    fn sink<'a>(self, key: u64, out: &'a mut [Vec<u64>]) -> (Sink<'a>, u64) {
+        match self {
+            Classes::One => (Sink::new(&mut out[0], None, false), 0),
+            Classes::Three {
+                main,
+                anti,
+                keep_plain,
+            } => {
+                let base = usize::from(key & main != 0);
+                let (low, high) = out.split_at_mut(base + 1);
+                let keep_low = base > 0 || keep_plain;
+                (
+                    Sink::new(&mut low[base], Some(&mut high[0]), keep_low),
+                    anti,
+                )
             }
         }
     }
@@ -78,25 +166,113 @@ impl North<'_> {
     }
 }
 
-/// The scalar kernel, from south piece `from` on.
-#[inline(always)]
-fn pair_scalar(north: u64, north_key: u64, south: South, out: &mut Vec<u64>, from: usize) {
-    let slots = out.spare_capacity_mut();
-    let mut filled = 0;
-    for (&diagonals, &key) in south.diagonals[from..].iter().zip(&south.keys[from..]) {
-        // Branch-free: every pair is written, and kept when it shares no diagonal.
-        slots[filled].write(north_key | key);
-        filled += usize::from(north & diagonals == 0);
-    }
-    // SAFETY: the first `filled` spare slots were written just above.
-    unsafe { out.set_len(out.len() + filled) };
+/// One north piece's outputs: pairs whose south key lacks the split bit go `low`
+/// (unless `keep_low` is off), the others `high` (with no split bit, all go `low`). Each
+/// is written at its end, in its spare capacity.
+struct Sink<'a> {
+    low: &'a mut Vec<u64>,
+    high: Option<&'a mut Vec<u64>>,
+    keep_low: bool,
 }
 
-/// The AVX2 kernel: four south pieces a step, the kept keys moved to the front of the
-/// register by a permutation looked up by the mask of kept lanes.
+impl<'a> Sink<'a> {
+    fn new(low: &'a mut Vec<u64>, high: Option<&'a mut Vec<u64>>, keep_low: bool) -> Sink<'a> {
+        Sink {
+            keep_low: keep_low || high.is_none(),
+            low,
+            high,
+        }
+    }
+
+    /// The two ends to write at (`high`'s null when there is none).
+    #[inline(always)]
+    fn ends(&mut self) -> (*mut u64, *mut u64) {
+        let end = |list: &mut Vec<u64>| list.as_mut_ptr().wrapping_add(list.len());
+        let high = self.high.as_deref_mut().map_or(std::ptr::null_mut(), end);
+        (end(self.low), high)
+    }
+
+    /// Takes `low` and `high` more keys as written.
+    ///
+    /// # Safety
+    /// That many were written at [`Sink::ends`], inside the spare capacity.
+    #[inline(always)]
+    unsafe fn grow(&mut self, low: usize, high: usize) {
+        // SAFETY: the caller's promise.
+        unsafe {
+            self.low.set_len(self.low.len() + low);
+            if let Some(h) = self.high.as_deref_mut() {
+                h.set_len(h.len() + high);
+            }
+        }
+    }
+}
+
+/// The scalar kernel, from south piece `from` on: every pair is written at each end, and
+/// the end it belongs to moves on when it is kept (no branch to mispredict).
+///
+/// # Safety
+/// `sink` has a spare slot per south piece at each end.
+#[inline(always)]
+unsafe fn pair_scalar<const SPLIT: bool>(
+    north: u64,
+    north_key: u64,
+    south: South,
+    split: u64,
+    sink: &mut Sink,
+) {
+    // SAFETY: the caller's.
+    unsafe { pair_scalar_from::<SPLIT>(north, north_key, south, split, sink, 0) };
+}
+
+/// [`pair_scalar`] from south piece `from` on.
+///
+/// # Safety
+/// As for [`pair_scalar`].
+#[inline(always)]
+unsafe fn pair_scalar_from<const SPLIT: bool>(
+    north: u64,
+    north_key: u64,
+    south: South,
+    split: u64,
+    sink: &mut Sink,
+    from: usize,
+) {
+    let (low_end, high_end) = sink.ends();
+    let keep_low = usize::from(sink.keep_low);
+    let (mut low, mut high) = (0, 0);
+    for (&diagonals, &key) in south.diagonals[from..].iter().zip(&south.keys[from..]) {
+        let kept = usize::from(north & diagonals == 0);
+        let up = usize::from(SPLIT && key & split != 0);
+        // SAFETY: each end has a spare slot per pair (`pair_all` reserved them), and a
+        // slot is taken only after it was written.
+        unsafe {
+            low_end.add(low).write(north_key | key);
+            if SPLIT {
+                high_end.add(high).write(north_key | key);
+            }
+        }
+        low += kept & (1 - up) & keep_low;
+        high += kept & up;
+    }
+    // SAFETY: written just above.
+    unsafe { sink.grow(low, high) };
+}
+
+/// The AVX2 kernel: four south pieces a step, the kept keys of each end moved to the
+/// front of a register by a permutation looked up by the mask of its lanes.
+///
+/// # Safety
+/// Only inlined into a function with AVX2 and POPCNT; `sink` has the spare slots.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,popcnt")]
-unsafe fn pair_avx2(north: North, south: South, out: &mut Vec<u64>) {
+#[inline(always)]
+unsafe fn pair_avx2<const SPLIT: bool>(
+    north: u64,
+    north_key: u64,
+    south: South,
+    split: u64,
+    sink: &mut Sink,
+) {
     use std::arch::x86_64::{
         __m256i, _mm256_and_si256, _mm256_castsi256_pd, _mm256_cmpeq_epi64, _mm256_loadu_si256,
         _mm256_movemask_pd, _mm256_or_si256, _mm256_permutevar8x32_epi32, _mm256_set1_epi64x,
@@ -121,82 +297,113 @@ unsafe fn pair_avx2(north: North, south: South, out: &mut Vec<u64>) {
         table
     };
     let steps = south.keys.len() / 4;
-    for &piece in north.pieces {
-        let Some((moved, north_key)) = north.wanted(piece) else {
-            continue;
-        };
-        // SAFETY: loads stay inside the south slices (`steps * 4 <= len`); stores write 4
-        // slots at `out.len() + filled`, inside the spare slots `pair_all` reserved.
-        unsafe {
-            let (north_v, north_key_v, zero) = (
-                _mm256_set1_epi64x(moved as i64),
-                _mm256_set1_epi64x(north_key as i64),
-                _mm256_setzero_si256(),
+    let (low_end, high_end) = sink.ends();
+    let (mut low, mut high) = (0, 0);
+    let low_lanes = if sink.keep_low { 0xf } else { 0 };
+    // SAFETY: loads stay inside the south slices (`steps * 4 <= len`); stores write 4
+    // slots at each end, inside the spare slots `pair_all` reserved.
+    unsafe {
+        let (north_v, north_key_v, split_v, zero) = (
+            _mm256_set1_epi64x(north as i64),
+            _mm256_set1_epi64x(north_key as i64),
+            _mm256_set1_epi64x(split as i64),
+            _mm256_setzero_si256(),
+        );
+        for step in 0..steps {
+            let at = step * 4;
+            let diagonals = _mm256_loadu_si256(south.diagonals.as_ptr().add(at).cast());
+            let south_keys = _mm256_loadu_si256(south.keys.as_ptr().add(at).cast());
+            let clear = _mm256_cmpeq_epi64(_mm256_and_si256(diagonals, north_v), zero);
+            let kept = _mm256_movemask_pd(_mm256_castsi256_pd(clear)) as usize;
+            let keys = _mm256_or_si256(south_keys, north_key_v);
+            let down = if SPLIT {
+                let lacks = _mm256_cmpeq_epi64(_mm256_and_si256(south_keys, split_v), zero);
+                _mm256_movemask_pd(_mm256_castsi256_pd(lacks)) as usize
+            } else {
+                0xf
+            };
+            let to_low = kept & down & low_lanes;
+            let order = _mm256_loadu_si256(PACK[to_low].as_ptr().cast::<__m256i>());
+            _mm256_storeu_si256(
+                low_end.add(low).cast(),
+                _mm256_permutevar8x32_epi32(keys, order),
             );
-            let base = out.as_mut_ptr().add(out.len());
-            let mut filled = 0;
-            for step in 0..steps {
-                let at = step * 4;
-                let diagonals = _mm256_loadu_si256(south.diagonals.as_ptr().add(at).cast());
-                let clear = _mm256_cmpeq_epi64(_mm256_and_si256(diagonals, north_v), zero);
-                let kept = _mm256_movemask_pd(_mm256_castsi256_pd(clear)) as usize;
-                let keys = _mm256_or_si256(
-                    _mm256_loadu_si256(south.keys.as_ptr().add(at).cast()),
-                    north_key_v,
-                );
-                let order = _mm256_loadu_si256(PACK[kept].as_ptr().cast::<__m256i>());
+            low += to_low.count_ones() as usize;
+            if SPLIT {
+                let to_high = kept & !down;
+                let order = _mm256_loadu_si256(PACK[to_high].as_ptr().cast::<__m256i>());
                 _mm256_storeu_si256(
-                    base.add(filled).cast(),
+                    high_end.add(high).cast(),
                     _mm256_permutevar8x32_epi32(keys, order),
                 );
-                filled += kept.count_ones() as usize;
+                high += to_high.count_ones() as usize;
             }
-            out.set_len(out.len() + filled);
         }
-        pair_scalar(moved, north_key, south, out, steps * 4);
+        sink.grow(low, high);
     }
+    // SAFETY: the caller's.
+    unsafe { pair_scalar_from::<SPLIT>(north, north_key, south, split, sink, steps * 4) };
 }
 
-/// The AVX-512 kernel: eight south pieces a step, the kept keys packed by VPCOMPRESSQ
-/// (into a register: compressing into memory is slow on AMD's Zen 4).
+/// The AVX-512 kernel: eight south pieces a step, the kept keys of each end packed by
+/// VPCOMPRESSQ (into a register: compressing into memory is slow on AMD's Zen 4).
+///
+/// # Safety
+/// Only inlined into a function with AVX-512 F and POPCNT; `sink` has the spare slots.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,popcnt")]
-unsafe fn pair_avx512(north: North, south: South, out: &mut Vec<u64>) {
+#[inline(always)]
+unsafe fn pair_avx512<const SPLIT: bool>(
+    north: u64,
+    north_key: u64,
+    south: South,
+    split: u64,
+    sink: &mut Sink,
+) {
     use std::arch::x86_64::{
         _mm512_loadu_si512, _mm512_maskz_compress_epi64, _mm512_or_si512, _mm512_set1_epi64,
-        _mm512_storeu_si512, _mm512_testn_epi64_mask,
+        _mm512_storeu_si512, _mm512_test_epi64_mask, _mm512_testn_epi64_mask,
     };
     let steps = south.keys.len() / 8;
-    for &piece in north.pieces {
-        let Some((moved, north_key)) = north.wanted(piece) else {
-            continue;
-        };
-        // SAFETY: as in `pair_avx2`, eight lanes a step.
-        unsafe {
-            let (north_v, north_key_v) = (
-                _mm512_set1_epi64(moved as i64),
-                _mm512_set1_epi64(north_key as i64),
+    let (low_end, high_end) = sink.ends();
+    let (mut low, mut high) = (0, 0);
+    let low_lanes: u8 = if sink.keep_low { 0xff } else { 0 };
+    // SAFETY: as in `pair_avx2`, eight lanes a step.
+    unsafe {
+        let (north_v, north_key_v, split_v) = (
+            _mm512_set1_epi64(north as i64),
+            _mm512_set1_epi64(north_key as i64),
+            _mm512_set1_epi64(split as i64),
+        );
+        for step in 0..steps {
+            let at = step * 8;
+            let diagonals = _mm512_loadu_si512(south.diagonals.as_ptr().add(at).cast());
+            let south_keys = _mm512_loadu_si512(south.keys.as_ptr().add(at).cast());
+            let kept = _mm512_testn_epi64_mask(diagonals, north_v);
+            let keys = _mm512_or_si512(south_keys, north_key_v);
+            let up = if SPLIT {
+                _mm512_test_epi64_mask(south_keys, split_v)
+            } else {
+                0
+            };
+            let to_low = kept & !up & low_lanes;
+            _mm512_storeu_si512(
+                low_end.add(low).cast(),
+                _mm512_maskz_compress_epi64(to_low, keys),
             );
-            let base = out.as_mut_ptr().add(out.len());
-            let mut filled = 0;
-            for step in 0..steps {
-                let at = step * 8;
-                let diagonals = _mm512_loadu_si512(south.diagonals.as_ptr().add(at).cast());
-                let kept = _mm512_testn_epi64_mask(diagonals, north_v);
-                let keys = _mm512_or_si512(
-                    _mm512_loadu_si512(south.keys.as_ptr().add(at).cast()),
-                    north_key_v,
-                );
+            low += to_low.count_ones() as usize;
+            if SPLIT {
+                let to_high = kept & up;
                 _mm512_storeu_si512(
-                    base.add(filled).cast(),
-                    _mm512_maskz_compress_epi64(kept, keys),
+                    high_end.add(high).cast(),
+                    _mm512_maskz_compress_epi64(to_high, keys),
                 );
-                filled += kept.count_ones() as usize;
+                high += to_high.count_ones() as usize;
             }
-            out.set_len(out.len() + filled);
         }
-        pair_scalar(moved, north_key, south, out, steps * 8);
+        sink.grow(low, high);
     }
+    // SAFETY: the caller's.
+    unsafe { pair_scalar_from::<SPLIT>(north, north_key, south, split, sink, steps * 8) };
 }
 
 #[cfg(test)]
@@ -229,35 +436,62 @@ mod tests {
             let north: Vec<u64> = (0..north_len).map(|_| piece(&mut rng)).collect();
             let diagonals: Vec<u64> = (0..south_len).map(|_| piece(&mut rng)).collect();
             let keys: Vec<u64> = (0..south_len).map(|_| rng.u64(..)).collect();
+            let (main, anti) = (g.main_diagonal(), g.anti_diagonal());
             let north = North {
                 pieces: &north,
                 shape: g.key_shape(0, g.west),
                 south_row: g.west,
-                unwanted: g.main_diagonal(),
+                unwanted: 1 << 3,
             };
             let south = South {
                 diagonals: &diagonals,
                 keys: &keys,
             };
-            let mut expected = vec![42];
+            // By a double loop: the keys kept, with their class.
+            let mut pairs = Vec::new();
             for &p in north.pieces {
                 let key = north.shape.key(p);
                 let moved = (p & 0xffff_ffff) >> g.west | (p >> 32 >> g.west) << 32;
                 if key & north.unwanted == 0 {
                     for (&d, &k) in diagonals.iter().zip(&keys) {
                         if d & moved == 0 {
-                            expected.push(key | k);
+                            let class = usize::from(key & main != 0) + usize::from(k & anti != 0);
+                            pairs.push((key | k, class));
                         }
                     }
                 }
             }
             for kernel in KernelLevel::available() {
-                let mut out = vec![42];
-                pair_all(kernel, north, south, &mut out);
+                let mut one = [vec![42]];
+                pair_all(kernel, north, south, Classes::One, &mut one);
+                let all: Vec<u64> = pairs.iter().map(|&(k, _)| k).collect();
                 assert_eq!(
-                    out, expected,
+                    one[0][1..],
+                    all,
                     "{kernel:?}, {north_len} x {south_len} pieces"
                 );
+                for keep_plain in [false, true] {
+                    let mut three = [vec![1], vec![2], vec![3]];
+                    let classes = Classes::Three {
+                        main,
+                        anti,
+                        keep_plain,
+                    };
+                    pair_all(kernel, north, south, classes, &mut three);
+                    for (class, list) in three.iter().enumerate() {
+                        let expected: Vec<u64> = pairs
+                            .iter()
+                            .filter(|&&(_, c)| c == class && (c > 0 || keep_plain))
+                            .map(|&(k, _)| k)
+                            .collect();
+                        assert_eq!(list[0], class as u64 + 1);
+                        assert_eq!(
+                            list[1..],
+                            expected,
+                            "{kernel:?}, class {class}, {north_len} x {south_len}"
+                        );
+                    }
+                }
             }
         }
     }
