@@ -70,3 +70,4 @@ pub mod join;
 pub mod pairs;
 mod piece_pairs;
 pub mod quadrants;
+mod sliced;

@@ -4,20 +4,17 @@
 //! Patterns are stored bit-sliced in blocks of 512: for each key bit, a 512-bit mask of the
 //! patterns that lack it. The patterns compatible with an item are then the AND of the
 //! masks of the item's bits, and their number a popcount. The ANDs of every combination of
-//! [`CHUNK_BITS`] neighbouring bits are precomputed, so an item costs one load and AND per
+//! six neighbouring bits are precomputed, so an item costs one load and AND per
 //! chunk of its key, whatever its bits, plus one popcount, per 512 patterns. Few patterns
 //! are compared one by one instead.
 //!
-//! The kernels give the same counts: a portable one over `[u64; 8]`, an AVX2 one (a
-//! nibble table for the popcount) and an AVX-512 one (VPOPCNTQ), chosen at run time
-//! ([`crate::cpu::KernelLevel`]).
+//! The blocks are counted by the kernels of `sliced` (portable, AVX2, AVX-512), chosen
+//! by the counter's kernel level.
 
 use super::cuts;
+use super::sliced::{self, Bits512, CHUNK_BITS, CHUNK_MASKS};
 use crate::cpu::KernelLevel;
 
-/// Key bits precomputed together: each chunk of a key selects one of `2^CHUNK_BITS` masks.
-pub const CHUNK_BITS: u32 = 6;
-const CHUNK_MASKS: usize = 1 << CHUNK_BITS;
 /// Patterns per block.
 pub const BLOCK: usize = 512;
 /// The widest key the counter takes (a join's keys have `2n - 2` bits: 50 at N = 26).
@@ -26,11 +23,6 @@ pub const MAX_KEY_BITS: u32 = 58;
 const ITEMS_PER_LOOK: usize = 4096;
 /// Below this many patterns they are compared one by one.
 const MIN_SLICED: usize = 48;
-
-/// 512 bits, one per pattern of a block.
-#[derive(Clone, Copy)]
-#[repr(C, align(64))]
-pub struct Bits512(pub [u64; 8]);
 
 /// Patterns prepared for counting; reusable (its buffers are kept between loads).
 ///
@@ -280,16 +272,7 @@ impl PairCounter {
         if sliced.is_empty() {
             return plain;
         }
-        let chunks = self.chunks;
-        let sliced = match self.kernel {
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: a `PairCounter` only takes an available kernel (see `new`).
-            KernelLevel::Avx512 => unsafe { avx512::count_sliced(sliced, chunks, items) },
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: as above.
-            KernelLevel::Avx2 => unsafe { avx2::count_sliced(sliced, chunks, items) },
-            _ => count_sliced_portable(sliced, chunks, items),
-        };
+        let sliced = sliced::count(self.kernel, sliced, self.chunks, items);
         plain + sliced
     }
 }
@@ -359,179 +342,6 @@ fn transpose(rows: &mut [u64; 64]) {
         }
         width >>= 1;
         mask ^= mask << width;
-    }
-}
-
-/// Calls `$kernel::<CHUNKS>($args)` with the chunk count as a constant, so that each
-/// kernel's chunk loop unrolls with constant shifts (the index arithmetic, not the memory,
-/// is what a variable count costs).
-macro_rules! with_chunks {
-    ($chunks:expr, $kernel:ident($($args:expr),*)) => {
-        match $chunks {
-            1 => $kernel::<1>($($args),*),
-            2 => $kernel::<2>($($args),*),
-            3 => $kernel::<3>($($args),*),
-            4 => $kernel::<4>($($args),*),
-            5 => $kernel::<5>($($args),*),
-            6 => $kernel::<6>($($args),*),
-            7 => $kernel::<7>($($args),*),
-            8 => $kernel::<8>($($args),*),
-            9 => $kernel::<9>($($args),*),
-            10 => $kernel::<10>($($args),*),
-            other => unreachable!("{other} chunks: keys have at most 58 bits"),
-        }
-    };
-}
-
-/// The mask of `block` that item `item` selects for chunk `chunk`.
-#[inline(always)]
-fn chunk_mask<const CHUNKS: usize>(block: &[Bits512], item: u64, chunk: usize) -> &Bits512 {
-    assert!(block.len() == CHUNKS * CHUNK_MASKS && chunk < CHUNKS);
-    // The item's chunk as a byte offset, in two instructions (shift, and): the item is
-    // scaled by the size of a mask first, once for all its chunks (keys have at most
-    // `MAX_KEY_BITS` bits, so nothing is shifted out).
-    const SCALE: u32 = size_of::<Bits512>().trailing_zeros();
-    let scaled = item << SCALE;
-    let offset = (scaled >> (chunk as u32 * CHUNK_BITS)) as usize & ((CHUNK_MASKS - 1) << SCALE);
-    // SAFETY: `offset` is a multiple of the mask's size, below `CHUNK_MASKS` masks, and
-    // chunk `chunk`'s masks lie inside `block` (asserted above, for constants).
-    unsafe {
-        &*block
-            .as_ptr()
-            .add(chunk * CHUNK_MASKS)
-            .cast::<u8>()
-            .add(offset)
-            .cast::<Bits512>()
-    }
-}
-
-/// The portable kernel.
-fn count_sliced_portable(sliced: &[Bits512], chunks: usize, items: &[u64]) -> u64 {
-    with_chunks!(chunks, sliced_portable(sliced, items))
-}
-
-/// The portable kernel for keys of `CHUNKS` chunks: block by block (each stays in cache),
-/// every item against it.
-#[inline(always)]
-fn sliced_portable<const CHUNKS: usize>(sliced: &[Bits512], items: &[u64]) -> u64 {
-    let mut total = 0u64;
-    for block in sliced.chunks_exact(CHUNKS * CHUNK_MASKS) {
-        for &item in items {
-            let mut acc = [!0u64; 8];
-            for chunk in 0..CHUNKS {
-                for (a, m) in acc
-                    .iter_mut()
-                    .zip(chunk_mask::<CHUNKS>(block, item, chunk).0)
-                {
-                    *a &= m;
-                }
-            }
-            total += acc.iter().map(|w| u64::from(w.count_ones())).sum::<u64>();
-        }
-    }
-    total
-}
-
-#[cfg(target_arch = "x86_64")]
-mod avx2 {
-    use super::{Bits512, CHUNK_MASKS, chunk_mask};
-    use std::arch::x86_64::{
-        __m256i, _mm256_add_epi8, _mm256_add_epi64, _mm256_and_si256, _mm256_extract_epi64,
-        _mm256_load_si256, _mm256_sad_epu8, _mm256_set1_epi8, _mm256_set1_epi64x, _mm256_setr_epi8,
-        _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_srli_epi16,
-    };
-
-    /// Items whose byte counts one group adds up before they are widened: each adds at
-    /// most 16 to a byte (8 from each half of its 512 bits), and 15 x 16 < 256.
-    const GROUP: usize = 15;
-
-    /// The AVX2 kernel: each block's masks ANDed in two 256-bit halves, and the result
-    /// counted with a nibble table (VPSHUFB) into byte counters, widened (VPSADBW) once
-    /// per group of items. Without VPOPCNTQ this is what keeps the popcount off the
-    /// scalar ports: moving eight words out of vector registers to POPCNT them cost more
-    /// than the ANDs.
-    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
-    pub(super) fn count_sliced(sliced: &[Bits512], chunks: usize, items: &[u64]) -> u64 {
-        with_chunks!(chunks, sliced_avx2(sliced, items))
-    }
-
-    #[inline(always)]
-    fn sliced_avx2<const CHUNKS: usize>(sliced: &[Bits512], items: &[u64]) -> u64 {
-        // SAFETY (all blocks): only inlined into `count_sliced`, which has the features;
-        // every load is of a `Bits512`, 64 bytes aligned to 64.
-        unsafe {
-            let nibble = _mm256_set1_epi8(0x0f);
-            #[rustfmt::skip]
-            let ones = _mm256_setr_epi8(
-                0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
-                0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
-            );
-            let count_bytes = |v: __m256i| {
-                let low = _mm256_shuffle_epi8(ones, _mm256_and_si256(v, nibble));
-                let high =
-                    _mm256_shuffle_epi8(ones, _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble));
-                _mm256_add_epi8(low, high)
-            };
-            let zero = _mm256_setzero_si256();
-            let mut sums = zero;
-            for block in sliced.chunks_exact(CHUNKS * CHUNK_MASKS) {
-                for group in items.chunks(GROUP) {
-                    let mut bytes = zero;
-                    for &item in group {
-                        let (mut low, mut high) = (_mm256_set1_epi64x(-1), _mm256_set1_epi64x(-1));
-                        for chunk in 0..CHUNKS {
-                            let mask = chunk_mask::<CHUNKS>(block, item, chunk)
-                                .0
-                                .as_ptr()
-                                .cast::<__m256i>();
-                            low = _mm256_and_si256(low, _mm256_load_si256(mask));
-                            high = _mm256_and_si256(high, _mm256_load_si256(mask.add(1)));
-                        }
-                        bytes = _mm256_add_epi8(bytes, count_bytes(low));
-                        bytes = _mm256_add_epi8(bytes, count_bytes(high));
-                    }
-                    sums = _mm256_add_epi64(sums, _mm256_sad_epu8(bytes, zero));
-                }
-            }
-            (_mm256_extract_epi64::<0>(sums)
-                + _mm256_extract_epi64::<1>(sums)
-                + _mm256_extract_epi64::<2>(sums)
-                + _mm256_extract_epi64::<3>(sums)) as u64
-        }
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-mod avx512 {
-    use super::{Bits512, CHUNK_MASKS, chunk_mask};
-    use std::arch::x86_64::{
-        __m512i, _mm512_add_epi64, _mm512_and_si512, _mm512_load_si512, _mm512_popcnt_epi64,
-        _mm512_reduce_add_epi64, _mm512_set1_epi64, _mm512_setzero_si512,
-    };
-
-    /// The AVX-512 kernel: the same loop as the portable one, one register per mask.
-    #[target_feature(enable = "avx512f,avx512bw,avx512vpopcntdq,popcnt,bmi1,bmi2,lzcnt")]
-    pub(super) fn count_sliced(sliced: &[Bits512], chunks: usize, items: &[u64]) -> u64 {
-        with_chunks!(chunks, sliced_avx512(sliced, items))
-    }
-
-    #[inline(always)]
-    fn sliced_avx512<const CHUNKS: usize>(sliced: &[Bits512], items: &[u64]) -> u64 {
-        // SAFETY (all blocks): only inlined into `count_sliced`, which has the features.
-        let mut sums: __m512i = unsafe { _mm512_setzero_si512() };
-        for block in sliced.chunks_exact(CHUNKS * CHUNK_MASKS) {
-            for &item in items {
-                let mut acc = unsafe { _mm512_set1_epi64(-1) };
-                for chunk in 0..CHUNKS {
-                    let mask = chunk_mask::<CHUNKS>(block, item, chunk);
-                    // SAFETY: `Bits512` is 64 bytes, aligned to 64.
-                    acc =
-                        unsafe { _mm512_and_si512(acc, _mm512_load_si512(mask.0.as_ptr().cast())) };
-                }
-                sums = unsafe { _mm512_add_epi64(sums, _mm512_popcnt_epi64(acc)) };
-            }
-        }
-        unsafe { _mm512_reduce_add_epi64(sums) as u64 }
     }
 }
 

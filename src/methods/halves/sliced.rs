@@ -1,0 +1,299 @@
+//! The pair counter's kernels: how many patterns of each bit-sliced block are compatible
+//! with each item, added up (see [`super::pairs`] for the layout). A portable kernel over
+//! `[u64; 8]`, an AVX2 one (carry-save adders and a nibble table for the popcount) and an
+//! AVX-512 one (VPOPCNTQ), chosen at run time ([`crate::cpu::KernelLevel`]); all give the
+//! same counts.
+
+use crate::cpu::KernelLevel;
+
+/// Key bits precomputed together: each chunk of a key selects one of `2^CHUNK_BITS` masks.
+pub const CHUNK_BITS: u32 = 6;
+/// Masks per chunk of a block.
+pub const CHUNK_MASKS: usize = 1 << CHUNK_BITS;
+
+/// 512 bits, one per pattern of a block.
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+pub struct Bits512(pub [u64; 8]);
+
+/// How many (pattern, item) pairs of these blocks (of `chunks` chunks each) share no bit.
+pub(super) fn count(kernel: KernelLevel, sliced: &[Bits512], chunks: usize, items: &[u64]) -> u64 {
+    match kernel {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a kernel level is only used where the CPU has it (see `crate::cpu`).
+        KernelLevel::Avx512 => unsafe { avx512::count_sliced(sliced, chunks, items) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above.
+        KernelLevel::Avx2 => unsafe { avx2::count_sliced(sliced, chunks, items) },
+        _ => count_sliced_portable(sliced, chunks, items),
+    }
+}
+
+/// Calls `$kernel::<CHUNKS>($args)` with the chunk count as a constant, so that each
+/// kernel's chunk loop unrolls with constant shifts (the index arithmetic, not the memory,
+/// is what a variable count costs).
+macro_rules! with_chunks {
+    ($chunks:expr, $kernel:ident($($args:expr),*)) => {
+        match $chunks {
+            1 => $kernel::<1>($($args),*),
+            2 => $kernel::<2>($($args),*),
+            3 => $kernel::<3>($($args),*),
+            4 => $kernel::<4>($($args),*),
+            5 => $kernel::<5>($($args),*),
+            6 => $kernel::<6>($($args),*),
+            7 => $kernel::<7>($($args),*),
+            8 => $kernel::<8>($($args),*),
+            9 => $kernel::<9>($($args),*),
+            10 => $kernel::<10>($($args),*),
+            other => unreachable!("{other} chunks: keys have at most 58 bits"),
+        }
+    };
+}
+
+/// The mask of `block` that item `item` selects for chunk `chunk`.
+#[inline(always)]
+fn chunk_mask<const CHUNKS: usize>(block: &[Bits512], item: u64, chunk: usize) -> &Bits512 {
+    assert!(block.len() == CHUNKS * CHUNK_MASKS && chunk < CHUNKS);
+    // The item's chunk as a byte offset, in two instructions (shift, and): the item is
+    // scaled by the size of a mask first, once for all its chunks (keys have at most
+    // `MAX_KEY_BITS` bits, so nothing is shifted out).
+    const SCALE: u32 = size_of::<Bits512>().trailing_zeros();
+    let scaled = item << SCALE;
+    let offset = (scaled >> (chunk as u32 * CHUNK_BITS)) as usize & ((CHUNK_MASKS - 1) << SCALE);
+    // SAFETY: `offset` is a multiple of the mask's size, below `CHUNK_MASKS` masks, and
+    // chunk `chunk`'s masks lie inside `block` (asserted above, for constants).
+    unsafe {
+        &*block
+            .as_ptr()
+            .add(chunk * CHUNK_MASKS)
+            .cast::<u8>()
+            .add(offset)
+            .cast::<Bits512>()
+    }
+}
+
+/// The portable kernel.
+fn count_sliced_portable(sliced: &[Bits512], chunks: usize, items: &[u64]) -> u64 {
+    with_chunks!(chunks, sliced_portable(sliced, items))
+}
+
+/// The portable kernel for keys of `CHUNKS` chunks: block by block (each stays in cache),
+/// every item against it.
+#[inline(always)]
+fn sliced_portable<const CHUNKS: usize>(sliced: &[Bits512], items: &[u64]) -> u64 {
+    let mut total = 0u64;
+    for block in sliced.chunks_exact(CHUNKS * CHUNK_MASKS) {
+        for &item in items {
+            let mut acc = [!0u64; 8];
+            for chunk in 0..CHUNKS {
+                for (a, m) in acc
+                    .iter_mut()
+                    .zip(chunk_mask::<CHUNKS>(block, item, chunk).0)
+                {
+                    *a &= m;
+                }
+            }
+            total += acc.iter().map(|w| u64::from(w.count_ones())).sum::<u64>();
+        }
+    }
+    total
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use super::{Bits512, CHUNK_MASKS, chunk_mask};
+    use std::arch::x86_64::{
+        __m256i, _mm256_add_epi8, _mm256_add_epi64, _mm256_and_si256, _mm256_extract_epi64,
+        _mm256_load_si256, _mm256_or_si256, _mm256_sad_epu8, _mm256_set1_epi8, _mm256_set1_epi64x,
+        _mm256_setr_epi8, _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_srli_epi16,
+        _mm256_xor_si256,
+    };
+
+    /// Items added up at once by carry-save adders (two 256-bit halves each).
+    const GROUP: usize = 8;
+    /// Groups whose carry-out (each at most 8 a byte) the byte counters take before they
+    /// are widened: 31 x 8 < 256.
+    const GROUPS_PER_WIDENING: u32 = 31;
+
+    /// The AVX2 kernel: each block's masks ANDed in two 256-bit halves, and the results
+    /// added up by Harley and Seal's carry-save adders: eight items' sixteen halves give
+    /// one vector of sixteens, counted with a nibble table (VPSHUFB) into byte counters,
+    /// widened (VPSADBW) every few groups; the ones, twos, fours and eights left are
+    /// counted at the end. Five logic operations a half instead of seven for a nibble
+    /// count of each (AVX2 has no VPOPCNTQ; moving words out to POPCNT cost more).
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    pub(super) fn count_sliced(sliced: &[Bits512], chunks: usize, items: &[u64]) -> u64 {
+        with_chunks!(chunks, sliced_avx2(sliced, items))
+    }
+
+    // The helpers below are functions, not closures: a closure in the kernel is compiled
+    // without AVX2 and called (its loads and shuffles in SSE halves), which cost the
+    // nibble count half the kernel's time before.
+
+    /// The bits set in each byte of `v`, by a nibble table.
+    #[inline(always)]
+    fn count_bytes(v: __m256i) -> __m256i {
+        // SAFETY: only inlined into `count_sliced`, which has AVX2.
+        unsafe {
+            let nibble = _mm256_set1_epi8(0x0f);
+            #[rustfmt::skip]
+            let table = _mm256_setr_epi8(
+                0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
+                0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
+            );
+            let low = _mm256_shuffle_epi8(table, _mm256_and_si256(v, nibble));
+            let high =
+                _mm256_shuffle_epi8(table, _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble));
+            _mm256_add_epi8(low, high)
+        }
+    }
+
+    /// Byte counters added up in each 64-bit lane.
+    #[inline(always)]
+    fn widen(bytes: __m256i) -> __m256i {
+        // SAFETY: only inlined into `count_sliced`, which has AVX2.
+        unsafe { _mm256_sad_epu8(bytes, _mm256_setzero_si256()) }
+    }
+
+    /// The sum of the four 64-bit lanes.
+    #[inline(always)]
+    fn lanes(v: __m256i) -> u64 {
+        // SAFETY: only inlined into `count_sliced`, which has AVX2.
+        unsafe {
+            (_mm256_extract_epi64::<0>(v)
+                + _mm256_extract_epi64::<1>(v)
+                + _mm256_extract_epi64::<2>(v)
+                + _mm256_extract_epi64::<3>(v)) as u64
+        }
+    }
+
+    /// A carry-save adder: the bits of `a + b + c` as (twos, ones).
+    #[inline(always)]
+    fn csa(a: __m256i, b: __m256i, c: __m256i) -> (__m256i, __m256i) {
+        // SAFETY: only inlined into `count_sliced`, which has AVX2.
+        unsafe {
+            let u = _mm256_xor_si256(a, b);
+            (
+                _mm256_or_si256(_mm256_and_si256(a, b), _mm256_and_si256(u, c)),
+                _mm256_xor_si256(u, c),
+            )
+        }
+    }
+
+    /// The patterns of `block` compatible with `item`, as two 256-bit halves.
+    #[inline(always)]
+    fn compatible<const CHUNKS: usize>(block: &[Bits512], item: u64) -> (__m256i, __m256i) {
+        // SAFETY: only inlined into `count_sliced`, which has AVX2; every load is of a
+        // `Bits512`, 64 bytes aligned to 64.
+        unsafe {
+            let (mut low, mut high) = (_mm256_set1_epi64x(-1), _mm256_set1_epi64x(-1));
+            for chunk in 0..CHUNKS {
+                let mask = chunk_mask::<CHUNKS>(block, item, chunk)
+                    .0
+                    .as_ptr()
+                    .cast::<__m256i>();
+                low = _mm256_and_si256(low, _mm256_load_si256(mask));
+                high = _mm256_and_si256(high, _mm256_load_si256(mask.add(1)));
+            }
+            (low, high)
+        }
+    }
+
+    #[inline(always)]
+    fn sliced_avx2<const CHUNKS: usize>(sliced: &[Bits512], items: &[u64]) -> u64 {
+        // SAFETY (all blocks): only inlined into `count_sliced`, which has the features.
+        unsafe {
+            let zero = _mm256_setzero_si256();
+            let (mut ones, mut twos, mut fours, mut eights) = (zero, zero, zero, zero);
+            // Sixteens (in byte counters, then widened), and the items of no full group.
+            let (mut sixteens, mut widened, mut singles) = (zero, zero, zero);
+            let mut groups_in_bytes = 0;
+            for block in sliced.chunks_exact(CHUNKS * CHUNK_MASKS) {
+                let mut groups = items.chunks_exact(GROUP);
+                for group in groups.by_ref() {
+                    // Two items into the ones and twos, giving a carry of fours. (A macro:
+                    // a closure here would not be compiled with AVX2.)
+                    macro_rules! two_items {
+                        ($first:expr, $second:expr) => {{
+                            let (a, b) = compatible::<CHUNKS>(block, $first);
+                            let (twos_a, o) = csa(ones, a, b);
+                            let (c, d) = compatible::<CHUNKS>(block, $second);
+                            let (twos_b, o) = csa(o, c, d);
+                            ones = o;
+                            let (carry, t) = csa(twos, twos_a, twos_b);
+                            twos = t;
+                            carry
+                        }};
+                    }
+                    let fours_a = two_items!(group[0], group[1]);
+                    let fours_b = two_items!(group[2], group[3]);
+                    let (eights_a, f) = csa(fours, fours_a, fours_b);
+                    fours = f;
+                    let fours_a = two_items!(group[4], group[5]);
+                    let fours_b = two_items!(group[6], group[7]);
+                    let (eights_b, f) = csa(fours, fours_a, fours_b);
+                    fours = f;
+                    let (carry, e) = csa(eights, eights_a, eights_b);
+                    eights = e;
+                    sixteens = _mm256_add_epi8(sixteens, count_bytes(carry));
+                    groups_in_bytes += 1;
+                    if groups_in_bytes == GROUPS_PER_WIDENING {
+                        widened = _mm256_add_epi64(widened, widen(sixteens));
+                        sixteens = zero;
+                        groups_in_bytes = 0;
+                    }
+                }
+                // At most 7 items, each adding at most 16 to a byte.
+                let mut bytes = zero;
+                for &item in groups.remainder() {
+                    let (low, high) = compatible::<CHUNKS>(block, item);
+                    bytes = _mm256_add_epi8(bytes, count_bytes(low));
+                    bytes = _mm256_add_epi8(bytes, count_bytes(high));
+                }
+                singles = _mm256_add_epi64(singles, widen(bytes));
+            }
+            widened = _mm256_add_epi64(widened, widen(sixteens));
+            let count = |v: __m256i| lanes(widen(count_bytes(v)));
+            16 * lanes(widened)
+                + 8 * count(eights)
+                + 4 * count(fours)
+                + 2 * count(twos)
+                + count(ones)
+                + lanes(singles)
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx512 {
+    use super::{Bits512, CHUNK_MASKS, chunk_mask};
+    use std::arch::x86_64::{
+        __m512i, _mm512_add_epi64, _mm512_and_si512, _mm512_load_si512, _mm512_popcnt_epi64,
+        _mm512_reduce_add_epi64, _mm512_set1_epi64, _mm512_setzero_si512,
+    };
+
+    /// The AVX-512 kernel: the same loop as the portable one, one register per mask.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vpopcntdq,popcnt,bmi1,bmi2,lzcnt")]
+    pub(super) fn count_sliced(sliced: &[Bits512], chunks: usize, items: &[u64]) -> u64 {
+        with_chunks!(chunks, sliced_avx512(sliced, items))
+    }
+
+    #[inline(always)]
+    fn sliced_avx512<const CHUNKS: usize>(sliced: &[Bits512], items: &[u64]) -> u64 {
+        // SAFETY (all blocks): only inlined into `count_sliced`, which has the features.
+        let mut sums: __m512i = unsafe { _mm512_setzero_si512() };
+        for block in sliced.chunks_exact(CHUNKS * CHUNK_MASKS) {
+            for &item in items {
+                let mut acc = unsafe { _mm512_set1_epi64(-1) };
+                for chunk in 0..CHUNKS {
+                    let mask = chunk_mask::<CHUNKS>(block, item, chunk);
+                    // SAFETY: `Bits512` is 64 bytes, aligned to 64.
+                    acc =
+                        unsafe { _mm512_and_si512(acc, _mm512_load_si512(mask.0.as_ptr().cast())) };
+                }
+                sums = unsafe { _mm512_add_epi64(sums, _mm512_popcnt_epi64(acc)) };
+            }
+        }
+        unsafe { _mm512_reduce_add_epi64(sums) as u64 }
+    }
+}
