@@ -12,7 +12,7 @@
 //! by the counter's kernel level.
 
 use super::cuts;
-use super::sliced::{self, Bits512, CHUNK_BITS, CHUNK_MASKS};
+use super::sliced::{self, Bits512, Layout};
 use crate::cpu::KernelLevel;
 
 /// Patterns per block.
@@ -35,8 +35,8 @@ const MIN_SLICED: usize = 48;
 pub struct PairCounter {
     kernel: KernelLevel,
     key_bits: u32,
-    /// Chunks of the loaded patterns' keys, their cut bits taken out.
-    chunks: usize,
+    /// How the loaded patterns' keys, their cut bits taken out, are cut into chunks.
+    layout: Layout,
     /// The cut bits for the loaded patterns, best first.
     cut_bits: Vec<u32>,
     /// How many of them the loaded patterns use.
@@ -47,7 +47,7 @@ pub struct PairCounter {
     buckets: Vec<Bucket>,
     /// The patterns of the buckets that hold few, as they are.
     plain: Vec<u64>,
-    /// The bit-sliced blocks of the others, `chunks * CHUNK_MASKS` masks each. One arena
+    /// The bit-sliced blocks of the others, `layout.block()` masks each. One arena
     /// for all buckets, so that its size follows the patterns, not the largest bucket
     /// each cut value ever had.
     sliced: Vec<Bits512>,
@@ -85,7 +85,7 @@ impl PairCounter {
         PairCounter {
             kernel,
             key_bits,
-            chunks: key_bits.div_ceil(CHUNK_BITS).max(1) as usize,
+            layout: Layout::for_bits(key_bits),
             cut_bits: Vec::new(),
             cuts: 0,
             fast_extract: kernel >= KernelLevel::Avx2 && crate::cpu::fast_pext(),
@@ -150,9 +150,7 @@ impl PairCounter {
             // The bits in use, lowest first (value bit `i` is the `i`-th).
             self.cut_bits[..self.cuts].sort_unstable();
         }
-        self.chunks = (self.key_bits - self.cuts as u32)
-            .div_ceil(CHUNK_BITS)
-            .max(1) as usize;
+        self.layout = Layout::for_bits(self.key_bits - self.cuts as u32);
         // With no cut, the patterns are one bucket as they come: no sorted copy.
         if self.cuts == 0 {
             self.starts.clear();
@@ -173,8 +171,7 @@ impl PairCounter {
             .filter(|&len| len >= MIN_SLICED)
             .map(|len| len.div_ceil(BLOCK))
             .sum();
-        self.sliced
-            .reserve_exact(blocks * self.chunks * CHUNK_MASKS);
+        self.sliced.reserve_exact(blocks * self.layout.block());
         for value in 0..1 << self.cuts {
             let group = self.starts[value]..self.starts[value + 1];
             let (plain, sliced) = (self.plain.len(), self.sliced.len());
@@ -185,7 +182,7 @@ impl PairCounter {
                     let end = (start + BLOCK).min(group.end);
                     push_block(
                         &keys[start..end],
-                        self.chunks,
+                        self.layout,
                         &mut self.lacking,
                         &mut self.sliced,
                     );
@@ -272,13 +269,13 @@ impl PairCounter {
         if sliced.is_empty() {
             return plain;
         }
-        let sliced = sliced::count(self.kernel, sliced, self.chunks, items);
+        let sliced = sliced::count(self.kernel, sliced, self.layout, items);
         plain + sliced
     }
 }
 
 /// Appends the masks of one block of patterns (at most [`BLOCK`]) to `sliced`.
-fn push_block(block: &[u64], chunks: usize, lacking: &mut [Bits512], sliced: &mut Vec<Bits512>) {
+fn push_block(block: &[u64], layout: Layout, lacking: &mut [Bits512], sliced: &mut Vec<Bits512>) {
     let key_bits = lacking.len();
     // Sixty-four patterns at a time: transposed, row `b` holds their bit `b`.
     for (word, group) in block.chunks(64).enumerate() {
@@ -305,7 +302,7 @@ fn push_block(block: &[u64], chunks: usize, lacking: &mut [Bits512], sliced: &mu
             (1u64 << filled) - 1
         };
     }
-    for chunk in 0..chunks {
+    for chunk in 0..layout.chunks {
         let base = sliced.len();
         let first = if chunk == 0 {
             present
@@ -313,9 +310,9 @@ fn push_block(block: &[u64], chunks: usize, lacking: &mut [Bits512], sliced: &mu
             Bits512([!0; 8])
         };
         sliced.push(first);
-        for value in 1..CHUNK_MASKS {
+        for value in 1..layout.masks() {
             let low = value.trailing_zeros() as usize;
-            let bit = chunk * CHUNK_BITS as usize + low;
+            let bit = chunk * layout.width as usize + low;
             let mut lanes = sliced[base + (value & (value - 1))];
             if bit < key_bits {
                 for (w, l) in lanes.0.iter_mut().zip(lacking[bit].0) {
