@@ -62,6 +62,11 @@ impl Geometry {
         1 << (self.n - 1 + self.west - 1)
     }
 
+    /// The key bits of both long diagonals.
+    pub(super) fn long_diagonals(&self) -> u64 {
+        self.main_diagonal() | self.anti_diagonal()
+    }
+
     /// The key bit of the anti-diagonal (`r + c = n - 1`, d1 = n - 1).
     pub(super) fn anti_diagonal(&self) -> u64 {
         1 << (self.side - 1)

@@ -24,19 +24,25 @@ impl Geometry {
         scratch: &mut HalfScratch,
         out: &mut [Vec<u64>],
     ) {
-        let drop_long = half.east;
         let north_rows = rows & ((1 << self.west) - 1);
         let south_rows = rows >> self.west;
         let k = north_rows.count_ones();
-        let long = if drop_long {
-            self.main_diagonal() | self.anti_diagonal()
+        // East drops its north pieces on a long diagonal; West sorts them by class.
+        let (unwanted, classes) = if half.east {
+            (self.long_diagonals(), Classes::One)
         } else {
-            0
+            let (main, anti) = (self.main_diagonal(), self.anti_diagonal());
+            let classes = Classes::Three {
+                main,
+                anti,
+                keep_plain,
+            };
+            (0, classes)
         };
         let kernel = scratch.kernel;
         let south_cache = &mut scratch.south[usize::from(half.east)];
-        if south_cache.holds != Some((south_rows, drop_long)) {
-            south_cache.fill(self, table, half, south_rows, drop_long);
+        if south_cache.holds != Some(south_rows) {
+            south_cache.fill(self, table, half, south_rows);
         }
         let north_shape = self.key_shape(0, half.column);
         let north_slab = table.slab(north_rows);
@@ -49,20 +55,11 @@ impl Geometry {
                 pieces: north_slab.pieces(columns),
                 shape: north_shape,
                 south_row: self.west,
-                unwanted: long,
+                unwanted,
             };
             let south = South {
                 diagonals: &south_cache.diagonals[from..to],
                 keys: &south_cache.keys[from..to],
-            };
-            let classes = if half.east {
-                Classes::One
-            } else {
-                Classes::Three {
-                    main: self.main_diagonal(),
-                    anti: self.anti_diagonal(),
-                    keep_plain,
-                }
             };
             pair_all(kernel, north, south, classes, out);
         });
@@ -90,8 +87,8 @@ impl HalfScratch {
 /// is reused across them.
 #[derive(Default)]
 struct SouthPieces {
-    /// The south rows and the long-diagonal filter these pieces are for.
-    holds: Option<(u32, bool)>,
+    /// The south rows these pieces are for (East's without those on a long diagonal).
+    holds: Option<u32>,
     /// Their slab of the table, kept alive while this worker may share it with others.
     slab: Option<Keep>,
     /// For each column split, in the order `for_each_subset` gives them, its range.
@@ -102,22 +99,11 @@ struct SouthPieces {
 }
 
 impl SouthPieces {
-    fn fill(
-        &mut self,
-        g: &Geometry,
-        table: &QuadrantTable,
-        half: Half,
-        rows: u32,
-        drop_long: bool,
-    ) {
+    fn fill(&mut self, g: &Geometry, table: &QuadrantTable, half: Half, rows: u32) {
         self.ranges.clear();
         self.diagonals.clear();
         self.keys.clear();
-        let long = if drop_long {
-            g.main_diagonal() | g.anti_diagonal()
-        } else {
-            0
-        };
+        let long = if half.east { g.long_diagonals() } else { 0 };
         let central = half.east && g.n % 2 == 1;
         let shape = g.key_shape(g.west, half.column);
         let all_columns = (1u32 << half.width) - 1;
@@ -142,7 +128,7 @@ impl SouthPieces {
             }
             self.ranges.push((start, self.keys.len() as u32));
         });
-        self.holds = Some((rows, drop_long));
+        self.holds = Some(rows);
         self.slab = slab.keep();
     }
 }
