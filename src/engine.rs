@@ -216,7 +216,7 @@ impl Engine {
     }
 
     /// The memory budget left for the join's table once its workers have their buffers.
-    fn table_budget(&self, n: usize) -> Option<u64> {
+    pub(crate) fn table_budget(&self, n: usize) -> Option<u64> {
         let workers = self.workers_bytes(n);
         self.memory_budget
             .map(|budget| budget.saturating_sub(workers))

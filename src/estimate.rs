@@ -14,7 +14,7 @@ use crate::methods::halves::join::Join;
 use crate::methods::{Method, Plan};
 use crate::shuffle::shuffled;
 use crate::tally::Tally;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// What a count is projected to cost.
@@ -77,7 +77,7 @@ impl Engine {
                 break;
             };
             let ids: Vec<usize> = (0..plan.len()).collect();
-            let (done, seconds) = self.run_for(&plan, &ids, budget, stop);
+            let (done, seconds) = self.run_for(&plan, &ids, budget, &|| false, stop);
             let nodes: u64 = done.iter().map(|(_, t)| t.nodes).sum();
             rate = nodes as f64 / seconds.max(1e-9);
             // The next board takes about 8x as long.
@@ -92,8 +92,10 @@ impl Engine {
     /// and how many were sampled. The sample is made of runs of consecutive row sets, each
     /// from a place in `order`: neighbours share their south rows and the pieces prepared
     /// for them, as in a count. The first pass hands out row sets for half the budget (a
-    /// row set in hand is finished: the deadline only stops handing them out); the second counts the
-    /// finished ones again, their slabs built.
+    /// row set in hand is finished: the deadline only stops handing them out), or until
+    /// the slabs it built fill what the memory budget leaves for the table (a shard's
+    /// budget may hold a small part of it); the second counts the finished ones again,
+    /// their slabs built.
     fn sampled_join(
         &self,
         plan: &Plan,
@@ -112,9 +114,15 @@ impl Engine {
             .flat_map(|&start| start..(start + RUN).min(order.len()))
             .filter(|&id| !std::mem::replace(&mut seen[id], true))
             .collect();
-        let (finished, cold) = self.run_for(plan, &ids, budget / 2.0, stop);
+        // Each worker's row set in hand may still add four slabs once the table is full.
+        let in_hand = self.threads() as u64 * 4 * join.slab_bytes();
+        let room = self
+            .table_budget(plan.n())
+            .map(|budget| budget.saturating_sub(in_hand));
+        let full = || room.is_some_and(|room| join.heap_bytes() > room);
+        let (finished, cold) = self.run_for(plan, &ids, budget / 2.0, &full, stop);
         let finished: Vec<usize> = finished.iter().map(|&(id, _)| id).collect();
-        let (_, warm) = self.run_for(plan, &finished, f64::INFINITY, stop);
+        let (_, warm) = self.run_for(plan, &finished, f64::INFINITY, &|| false, stop);
         let scale = order.len() as f64 / finished.len().max(1) as f64;
         let built = join.built_bytes().max(1) as f64;
         let whole_table = Join::table_bytes(plan.n()) as f64;
@@ -122,22 +130,27 @@ impl Engine {
         (warm * scale + building.min(cold * scale), finished.len())
     }
 
-    /// Runs the sub-problems `ids` of `plan`, handing out none after `seconds` (those in
-    /// hand are finished, so a sample is of whole sub-problems) and abandoning the run
-    /// once `stop` is set; returns those that finished and the seconds it took.
+    /// Runs the sub-problems `ids` of `plan`, handing out none after `seconds` or once
+    /// `full` says so (those in hand are finished, so a sample is of whole sub-problems)
+    /// and abandoning the run once `stop` is set; returns those that finished and the
+    /// seconds it took.
     fn run_for(
         &self,
         plan: &Plan,
         ids: &[usize],
         seconds: f64,
+        full: &(dyn Fn() -> bool + Sync),
         stop: Option<&AtomicBool>,
     ) -> (Vec<(usize, Tally)>, f64) {
         let (close, over) = (AtomicBool::new(false), AtomicBool::new(false));
+        let finished = AtomicUsize::new(0);
         let started = Instant::now();
         let done = std::thread::scope(|scope| {
             scope.spawn(|| {
                 while !over.load(Ordering::Relaxed) {
-                    if started.elapsed().as_secs_f64() > seconds {
+                    // A full sample still has one sub-problem, to project from.
+                    let has_one = finished.load(Ordering::Relaxed) > 0;
+                    if started.elapsed().as_secs_f64() > seconds || has_one && full() {
                         close.store(true, Ordering::Relaxed);
                         return;
                     }
@@ -148,6 +161,9 @@ impl Engine {
                 only: Some(ids),
                 stop,
                 close: Some(&close),
+                finished: Some(&|_, _| {
+                    finished.fetch_add(1, Ordering::Relaxed);
+                }),
                 ..Work::default()
             };
             let done = self.run(plan, &work, &NoProgress);

@@ -23,6 +23,7 @@ use system::print_bytes;
 
 /// Runs the command line and returns the exit status.
 pub fn run() -> ExitCode {
+    system::one_libc_arena();
     // `--version` also names the kernels this CPU would use.
     let kernels: Vec<&str> = nqueens::cpu::KernelLevel::available()
         .iter()

@@ -115,6 +115,19 @@ pub fn memory_available() -> Option<u64> {
     [system, cgroup, address_space].into_iter().flatten().min()
 }
 
+/// Keeps glibc's malloc to one arena. Rust's allocations go to mimalloc, but glibc still
+/// mallocs a few bytes on each new thread (its thread-local destructor list), and each
+/// such thread would reserve an arena of 64 MB of address space: under `ulimit -v`, three
+/// threads' arenas took half of a 400 MB limit that [`memory_available`] had promised the
+/// count. Call it first thing, before any thread starts.
+pub fn one_libc_arena() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only sets a tuning parameter; no thread allocates yet.
+    unsafe {
+        libc::mallopt(libc::M_ARENA_MAX, 1);
+    }
+}
+
 /// This machine's name, for the files of long runs.
 pub fn hostname() -> String {
     std::fs::read_to_string("/proc/sys/kernel/hostname")

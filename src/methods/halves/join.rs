@@ -165,6 +165,12 @@ impl Join {
         self.table.heap_bytes() + self.row_sets.len() as u64 * 4
     }
 
+    /// Bytes the largest slab of this board's table takes: a row set in hand adds at most
+    /// four.
+    pub fn slab_bytes(&self) -> u64 {
+        QuadrantTable::slab_bytes(Geometry::new(self.n).side)
+    }
+
     /// Bytes of every slab of the table built so far, those dropped since included.
     pub fn built_bytes(&self) -> u64 {
         self.table.built_bytes()
