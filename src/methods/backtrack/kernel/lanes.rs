@@ -22,10 +22,12 @@
 //! Everything here is `#[inline(always)]` and reaches the CPU's instructions only through
 //! [`Lanes`]: each entry point, compiled with its target features, inlines all of it.
 
+use super::jobs::{Job, Part, Parts, cut};
 use super::scalar::count_until;
 use crate::cpu::KernelLevel;
-use crate::methods::backtrack::row_plan::{Frame, Level, MAX_N, RowPlan, first_row};
+use crate::methods::backtrack::row_plan::{Frame, Level, MAX_N, RowPlan};
 use crate::tally::Tally;
+use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 
 /// A vector of `LANES` lanes and the operations the search needs on it. Each method is a
@@ -84,13 +86,15 @@ pub(super) trait Lanes: Copy {
     unsafe fn ones_and_twos(a: Self, lanes: u32) -> u64;
 }
 
-/// A plan's row data with its masks in lane space.
+/// A plan's row data with its masks in lane space. The columns past the board's 32
+/// that a window reaching beyond it would show (an offset above 16) come in blocked.
 #[inline(always)]
 fn in_lane_space(level: &Level, offset: u32) -> Level {
+    let shifted = |mask: u32| ((u64::from(mask) | u64::MAX << 32) >> offset) as u32;
     Level {
-        blocked: level.blocked >> offset,
-        near_blocked: level.near_blocked >> offset,
-        far_blocked: level.far_blocked >> offset,
+        blocked: shifted(level.blocked),
+        near_blocked: shifted(level.near_blocked),
+        far_blocked: shifted(level.far_blocked),
         ..*level
     }
 }
@@ -163,15 +167,14 @@ struct Entry<V> {
     depth: usize,
 }
 
-/// One search in flight: a plan, its stack of expanded rows, and its tally so far. The
-/// stack holds `S` entries: [`MAX_N`] when each row is one window, more when a row may
-/// take several ([`Lanes::window`]).
-struct Walk<'a, V, const S: usize> {
-    plan: &'a RowPlan,
+/// One search in flight: its plan's rows in lane space, its stack of expanded rows, and
+/// its tally so far. The stack holds `S` entries: [`MAX_N`] when each row is one window,
+/// more when a row may take several ([`Lanes::window`]).
+struct Walk<V, const S: usize> {
+    /// The job's plan rows, masks shifted into lane space.
+    levels: [Level; MAX_N],
     /// Lane `j` holds the bit of the column it stands for.
     lane_bits: V,
-    /// The shift of the plan's masks into lane space.
-    offset: u32,
     last: usize,
     /// Live entries of `stack`; the search is over when it is zero.
     live: usize,
@@ -179,7 +182,7 @@ struct Walk<'a, V, const S: usize> {
     tally: Tally,
 }
 
-impl<'a, V: Lanes, const S: usize> Walk<'a, V, S> {
+impl<V: Lanes, const S: usize> Walk<V, S> {
     /// Whether the search has nodes left to visit.
     #[inline(always)]
     fn is_live(&self) -> bool {
@@ -192,9 +195,9 @@ impl<'a, V: Lanes, const S: usize> Walk<'a, V, S> {
         self.tally
     }
 
-    /// A walk with nothing to do, on `plan` (any plan: it is replaced by [`Walk::start`]).
+    /// A walk with nothing to do.
     #[inline(always)]
-    unsafe fn idle(plan: &'a RowPlan) -> Self {
+    unsafe fn idle() -> Self {
         const { assert!(S.is_power_of_two() && S >= MAX_N) };
         unsafe {
             let zero = V::splat(0);
@@ -205,9 +208,8 @@ impl<'a, V: Lanes, const S: usize> Walk<'a, V, S> {
                 depth: 0,
             };
             Walk {
-                plan,
+                levels: [Level::default(); MAX_N],
                 lane_bits: zero,
-                offset: 0,
                 last: 0,
                 live: 0,
                 stack: [empty; S],
@@ -219,12 +221,14 @@ impl<'a, V: Lanes, const S: usize> Walk<'a, V, S> {
     /// Starts the search of `job` in place (the stack needs no clearing: an entry is
     /// always written before it becomes live).
     #[inline(always)]
-    unsafe fn start(&mut self, job: &Job<'a>) {
-        self.plan = job.plan;
-        self.offset = job.offset;
-        self.last = job.plan.len - 1;
+    unsafe fn start(&mut self, job: &Job) {
+        let (plan, offset) = (&*job.plan, job.offset);
+        for (mine, level) in self.levels.iter_mut().zip(&plan.levels).take(plan.len) {
+            *mine = in_lane_space(level, offset);
+        }
+        self.last = plan.len - 1;
         self.tally = Tally::default();
-        let (start, offset) = (&job.start, job.offset);
+        let start = &job.start;
         unsafe {
             self.lane_bits = V::lane_bits(job.open >> offset);
             let attacks = [start.cols, start.ld, start.rd].map(|x| V::splat(x >> offset));
@@ -262,7 +266,7 @@ impl<'a, V: Lanes, const S: usize> Walk<'a, V, S> {
     unsafe fn expand(&mut self, slot: usize, depth: usize, attacks: [V; 3], todo: u32) -> usize {
         unsafe {
             self.tally.nodes += u64::from(todo.count_ones());
-            let level = &in_lane_space(&self.plan.levels[(depth + 1) & (MAX_N - 1)], self.offset);
+            let level = &self.levels[(depth + 1) & (MAX_N - 1)];
             let mut written = 0;
             let mut left = todo;
             loop {
@@ -296,49 +300,14 @@ const WALKS: usize = 4;
 /// Turns of the walks between two looks at `halted`: some tens of microseconds of work.
 const POLL_EVERY: u32 = 1 << 12;
 
-/// A search a vector kernel takes: a plan, a start on it with at least three free rows
-/// left, the start row's accepted squares, the columns open anywhere in the plan and the
-/// shift of its masks into lane space.
-struct Job<'a> {
-    plan: &'a RowPlan,
-    start: Frame,
-    first: u32,
-    open: u32,
-    offset: u32,
-}
-
-impl<'a> Job<'a> {
-    /// The job and the width that takes it (0 for the lanes of `V`, 1 for those of `W`);
-    /// `None` when it needs no search (fewer than three free rows left) or its open
-    /// columns fit neither.
-    fn new<V: Lanes, W: Lanes>(plan: &'a RowPlan, start: Frame) -> Option<(usize, Job<'a>)> {
-        let first = first_row(plan, &start)?;
-        let open = plan.levels[..plan.len]
-            .iter()
-            .fold(0u32, |any, level| any | !level.blocked);
-        let (width, offset) = match V::fit(open) {
-            Some(offset) => (0, offset),
-            None => (1, W::fit(open)?),
-        };
-        let job = Job {
-            plan,
-            start,
-            first,
-            open,
-            offset,
-        };
-        Some((width, job))
-    }
-}
-
-/// One turn of a set of walks: each live walk takes a step; each idle one reports the job
+/// One turn of a set of walks: each live walk takes a step; each idle one reports the part
 /// it finished and starts the next one `next` gives. Returns how many walks are at work.
 #[inline(always)]
 unsafe fn turn<'a, X: Lanes, const S: usize>(
-    walks: &mut [Walk<'a, X, S>; WALKS],
+    walks: &mut [Walk<X, S>; WALKS],
     ids: &mut [Option<usize>; WALKS],
-    mut next: impl FnMut(&mut dyn FnMut(usize, Tally)) -> Option<(usize, Job<'a>)>,
-    done: &mut dyn FnMut(usize, Tally),
+    mut next: impl FnMut() -> Option<(usize, Job<'a>)>,
+    done: &dyn Fn(usize, Tally),
 ) -> usize {
     let mut working = 0;
     for (walk, id) in walks.iter_mut().zip(ids.iter_mut()) {
@@ -350,7 +319,7 @@ unsafe fn turn<'a, X: Lanes, const S: usize>(
         if let Some(id) = id.take() {
             done(id, walk.tally());
         }
-        if let Some((next_id, job)) = next(done) {
+        if let Some((next_id, job)) = next() {
             unsafe { walk.start(&job) };
             *id = Some(next_id);
             working += 1;
@@ -360,11 +329,12 @@ unsafe fn turn<'a, X: Lanes, const S: usize>(
 }
 
 /// Counts every job `next_job` hands out, calling `done` with each one's id and tally as
-/// it finishes. Jobs whose open columns fit the lanes of `V` run on up to [`WALKS`] walks
-/// of `V` (stacks of `SV` entries), the others on walks of `W` (lanes that take any plan,
-/// stacks of `SW`); a job with fewer than three free rows left needs no search. All walks are stepped in turn, so that one's latency hides behind
-/// the others' work. A job of the other width waits in a short queue: each width pulls
-/// new jobs only while the other's queue is shorter than [`WALKS`].
+/// it finishes. A job is cut into parts ([`cut`]): those whose open columns fit the lanes
+/// of `V` run on up to [`WALKS`] walks of `V` (stacks of `SV` entries), the others on
+/// walks of `W` (lanes that take any plan, stacks of `SW`); a part with fewer than three
+/// free rows left needs no search. All walks are stepped in turn, so that one's latency
+/// hides behind the others' work. Parts wait in a queue per width: each width pulls new
+/// jobs only while the other's queue is shorter than [`WALKS`].
 ///
 /// Once `halted` says so (it is asked every [`POLL_EVERY`] turns), the stream returns at
 /// once: the jobs in flight are abandoned, unreported.
@@ -375,39 +345,54 @@ pub(super) unsafe fn count_stream<'a, V: Lanes, W: Lanes, const SV: usize, const
     halted: &dyn Fn() -> bool,
 ) {
     let mut queues: [VecDeque<(usize, Job<'a>)>; 2] = [VecDeque::new(), VecDeque::new()];
-    let exhausted = std::cell::Cell::new(false);
-    // Set when a job the scalar search took was abandoned: the stream ends.
-    let abandoned = std::cell::Cell::new(false);
-    // Pulls jobs until `width`'s queue has one, the other queue is full, or none are left.
-    let mut refill = |queues: &mut [VecDeque<(usize, Job<'a>)>; 2],
-                      width: usize,
-                      done: &mut dyn FnMut(usize, Tally)| {
+    let exhausted = Cell::new(false);
+    // Set when a part the scalar search took was abandoned: the stream ends.
+    let abandoned = Cell::new(false);
+    // A job is reported when its last part ends.
+    let parts = RefCell::new(Parts::default());
+    let done = RefCell::new(&mut done);
+    let part_done = |id: usize, tally: Tally| {
+        if let Some(sum) = parts.borrow_mut().end(id, tally) {
+            (done.borrow_mut())(id, sum);
+        }
+    };
+    // Pulls jobs until `width`'s queue has a part, the other queue is full, or none are
+    // left.
+    let refill = |queues: &mut [VecDeque<(usize, Job<'a>)>; 2], width: usize| {
         while queues[width].is_empty() && !exhausted.get() && queues[1 - width].len() < WALKS {
             let Some((id, plan, start)) = next_job() else {
                 exhausted.set(true);
                 break;
             };
-            match Job::new::<V, W>(plan, start) {
-                Some((fits, job)) => queues[fits].push_back((id, job)),
-                None => match count_until(KernelLevel::Portable, plan, &start, halted) {
-                    Some(tally) => done(id, tally),
-                    None => {
-                        abandoned.set(true);
-                        exhausted.set(true);
-                        break;
+            let (mut count, mut tally) = (0, Tally::default());
+            let cut_nodes = cut(plan, start, [V::fit, W::fit], &mut |part| match part {
+                Part::Lanes(fits, job) => {
+                    queues[fits].push_back((id, job));
+                    count += 1;
+                }
+                Part::Scalar(plan, frame) if !abandoned.get() => {
+                    match count_until(KernelLevel::Portable, plan, &frame, halted) {
+                        Some(found) => tally += found,
+                        None => abandoned.set(true),
                     }
-                },
+                }
+                Part::Scalar(..) => {}
+            });
+            if abandoned.get() {
+                exhausted.set(true);
+                break;
+            }
+            tally.nodes += cut_nodes;
+            if let Some(sum) = parts.borrow_mut().begin(id, count, tally) {
+                (done.borrow_mut())(id, sum);
             }
         }
     };
-    let done: &mut dyn FnMut(usize, Tally) = &mut done;
-    refill(&mut queues, 0, done);
-    let Some(plan) = queues.iter().flatten().next().map(|(_, job)| job.plan) else {
-        return;
-    };
+    let mut refill = refill;
+    refill(&mut queues, 0);
     unsafe {
-        let mut narrow: [Walk<V, SV>; WALKS] = std::array::from_fn(|_| Walk::idle(plan));
-        let mut wide: [Walk<W, SW>; WALKS] = std::array::from_fn(|_| Walk::idle(plan));
+        let mut narrow: [Walk<V, SV>; WALKS] = std::array::from_fn(|_| Walk::idle());
+        let mut wide: [Walk<W, SW>; WALKS] = std::array::from_fn(|_| Walk::idle());
         let mut ids = [[None; WALKS]; 2];
         let (mut narrow_working, mut wide_working) = (0, 0);
         let mut until_poll = POLL_EVERY;
@@ -419,9 +404,9 @@ pub(super) unsafe fn count_stream<'a, V: Lanes, W: Lanes, const SV: usize, const
                 }
                 until_poll = POLL_EVERY;
             }
-            // Only the narrow walks pull new jobs; wide ones wait in their queue. Idle
-            // narrow walks that could get none (the wide queue is full: at N = 19 on
-            // AVX2, most jobs are wide) are not turned: asking cost 11% of the time.
+            // Only the narrow walks pull new jobs; wide parts wait in their queue. Idle
+            // narrow walks that could get none (the wide queue is full) are not turned:
+            // asking cost 11% of the time at N = 19 on AVX2.
             let narrow_may_start = !queues[0].is_empty()
                 || !exhausted.get() && queues[1].len() < WALKS
                 || ids[0].iter().any(Option::is_some);
@@ -429,16 +414,16 @@ pub(super) unsafe fn count_stream<'a, V: Lanes, W: Lanes, const SV: usize, const
                 narrow_working = turn(
                     &mut narrow,
                     &mut ids[0],
-                    |done| {
-                        refill(&mut queues, 0, done);
+                    || {
+                        refill(&mut queues, 0);
                         queues[0].pop_front()
                     },
-                    done,
+                    &part_done,
                 );
             }
-            // Most counts have no wide job at all: then the wide walks cost one check.
+            // Most counts have no wide part at all: then the wide walks cost one check.
             if wide_working > 0 || !queues[1].is_empty() {
-                wide_working = turn(&mut wide, &mut ids[1], |_| queues[1].pop_front(), done);
+                wide_working = turn(&mut wide, &mut ids[1], || queues[1].pop_front(), &part_done);
             }
             if narrow_working + wide_working == 0 || abandoned.get() {
                 return;

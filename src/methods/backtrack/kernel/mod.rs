@@ -9,12 +9,15 @@
 //! at run time ([`crate::cpu::KernelLevel`]), so one binary is fast on every CPU; the tests
 //! hold each to the portable one.
 //!
-//! The kernels are pure functions of their inputs: no allocation, no atomics, no I/O.
+//! The kernels are pure functions of their inputs: no atomics, no I/O, and no allocation
+//! in the search itself (a vector stream keeps its queue of parts, see `jobs`).
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
+#[cfg(target_arch = "x86_64")]
+mod jobs;
 #[cfg(target_arch = "x86_64")]
 mod lanes;
 pub mod scalar;
@@ -296,6 +299,85 @@ mod tests {
         }
         let want: Vec<Tally> = jobs.iter().map(|(p, f)| count_scalar(p, f)).collect();
         assert!(want.iter().filter(|t| t.solutions > 0).count() > 10);
+        for kernel in kernels_here() {
+            assert_eq!(streamed(kernel, &jobs), want, "{kernel}");
+        }
+    }
+
+    #[test]
+    fn plans_open_only_on_high_columns_agree() {
+        // Open columns all above 16 put the 16-bit lanes' window past the board's 32
+        // columns: what lies beyond must count as blocked, not free.
+        let jobs: Vec<(RowPlan, Frame)> = [(24, 17..24), (32, 20..32), (30, 17..29)]
+            .into_iter()
+            .map(|(n, open)| {
+                let open: u32 = open.map(|c| 1u32 << c).sum();
+                let rows: Vec<usize> = (0..open.count_ones() as usize).collect();
+                let plan = RowPlan::new(n, &rows, &vec![!open; rows.len()]);
+                (plan, Frame::default())
+            })
+            .collect();
+        let want: Vec<Tally> = jobs.iter().map(|(p, f)| count_scalar(p, f)).collect();
+        assert!(want.iter().all(|t| t.solutions > 0));
+        for kernel in kernels_here() {
+            assert_eq!(streamed(kernel, &jobs), want, "{kernel}");
+        }
+    }
+
+    #[test]
+    fn queens_folded_into_the_plan_leave_the_same_tree() {
+        // Every start two and three rows down the border-key plans of N = 9 to 12: the
+        // plan with the start's queens folded in, searched from an empty frame, gives
+        // the same tally, nodes included, and no more open columns.
+        for n in 9..=12 {
+            let split = crate::methods::backtrack::split::Split::new(n, 3);
+            for id in 0..split.len() {
+                let (plan, start) = split.search(id);
+                let folded = plan.with_placed(&start);
+                let empty = Frame {
+                    depth: start.depth,
+                    ..Frame::default()
+                };
+                assert_eq!(count_scalar(&folded, &empty), count_scalar(plan, &start));
+                let open = folded.open_from(start.depth);
+                assert_eq!(open & start.cols, 0, "n = {n}, id = {id}");
+                assert_eq!(open & !plan.open_from(start.depth), 0);
+            }
+        }
+    }
+
+    #[test]
+    fn wide_searches_cut_into_narrow_parts_agree() {
+        // Open boards of 17 to 20 columns with a few queens placed (random accepted
+        // ones), so that twelve rows or so are left: each search is cut into parts, some
+        // folded into narrow lanes, some left wide, some too short to cut.
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut jobs = Vec::new();
+        for n in 17..=20 {
+            let plan = open_board(n);
+            for left in [12, 13] {
+                for _ in 0..3 {
+                    let mut frame = Frame::default();
+                    while frame.depth + left < n {
+                        let free = plan.free_squares(&frame);
+                        state ^= state << 13;
+                        state ^= state >> 7;
+                        state ^= state << 17;
+                        let mut rest = free;
+                        for _ in 0..state % u64::from(free.count_ones().max(1)) {
+                            rest &= rest - 1;
+                        }
+                        match plan.step(&frame, rest & rest.wrapping_neg()) {
+                            Some(deeper) => frame = deeper,
+                            None => break,
+                        }
+                    }
+                    jobs.push((plan.clone(), frame));
+                }
+            }
+        }
+        let want: Vec<Tally> = jobs.iter().map(|(p, f)| count_scalar(p, f)).collect();
+        assert!(want.iter().filter(|t| t.solutions > 0).count() > 5);
         for kernel in kernels_here() {
             assert_eq!(streamed(kernel, &jobs), want, "{kernel}");
         }
