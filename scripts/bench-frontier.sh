@@ -7,9 +7,12 @@
 #
 #   scripts/bench-frontier.sh [THREADS=2]
 #
-# Environment: GROWTH (pairs "N:K:k,k,..", default "20:20:1,11 21:40:1,21"), STARTUP
-# (N:K specs for bench-startup.sh, default its own; "none" skips it), WHOLE (board sizes
-# to count whole, default none), KERNEL (a --kernel value, default the CPU's best).
+# Environment: GROWTH (pairs "N:K:k,k,..", default "20:20:1,11 21:40:1,21"; "none" skips
+# it), STARTUP (N:K specs for bench-startup.sh, default its own; "none" skips it), WHOLE
+# (board sizes to count whole, default none), BACKTRACK (a size N: whole backtracking
+# counts of N and N + 1, alternating N, N + 1, N, N + 1, N, and the growth of their
+# medians; the issue's target on AVX2 is 19 at most 9.5x 18), KERNEL (a --kernel value,
+# default the CPU's best).
 set -euo pipefail
 threads=${1:-2}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -38,7 +41,9 @@ shard() {
 
 echo "== growth sampled by shards ($threads threads): the same shard numbers at N and N + 1"
 printf '%4s %5s %-10s %12s %12s %8s %10s\n' N K shards "N s" "N + 1 s" growth "peak MB"
-for spec in ${GROWTH:-20:20:1,11 21:40:1,21}; do
+growth=${GROWTH:-20:20:1,11 21:40:1,21}
+[ "$growth" = none ] && growth=
+for spec in $growth; do
     IFS=: read -r n k list <<< "$spec"
     small=0; large=0; peak=0
     for i in ${list//,/ }; do
@@ -60,3 +65,20 @@ for n in ${WHOLE:-}; do
     printf 'N = %s: total %s, %s s wall, peak %s MB\n' "$n" \
         "$(grep -o '"total":[0-9]*' "$out/count.json" | cut -d: -f2)" "$wall" $((kb / 1024))
 done
+
+if [ -n "${BACKTRACK:-}" ]; then
+    n=$BACKTRACK
+    echo "== backtracking, whole counts of N = $n and $((n + 1)) ($threads threads)"
+    declare -A runs=()
+    for size in $n $((n + 1)) $n $((n + 1)) $n; do
+        "$nq" count "$size" --method backtrack --threads "$threads" "${kernel[@]}" --quiet \
+            --json > "$out/count.json"
+        s=$(sed 's/.*"seconds":\([0-9.]*\).*/\1/' "$out/count.json")
+        runs[$size]="${runs[$size]:-} $s"
+    done
+    median() { printf '%s\n' $1 | sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+    small=$(median "${runs[$n]}"); large=$(median "${runs[$((n + 1))]}")
+    printf 'N = %s: median %.2f s (runs:%s)\nN = %s: median %.2f s (runs:%s)\ngrowth %.2fx\n' \
+        "$n" "$small" "${runs[$n]}" $((n + 1)) "$large" "${runs[$((n + 1))]}" \
+        "$(echo "$large / $small" | bc -l)"
+fi
