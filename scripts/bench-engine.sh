@@ -11,7 +11,8 @@ cargo build --release --quiet --manifest-path "$root/Cargo.toml"
 nq=$root/target/release/nqueens
 
 field() { sed "s/.*\"$1\":\([0-9.]*\).*/\1/"; }
-median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+# shellcheck source=scripts/common.sh
+source "$root/scripts/common.sh"
 
 for t in 1 2; do
     for i in $(seq "$runs"); do "$nq" count "$n" --json --quiet --threads "$t" | field seconds; done \

@@ -18,6 +18,8 @@ threads=${1:-2}
 root=$(cd "$(dirname "$0")/.." && pwd)
 cargo build --release --quiet --manifest-path "$root/Cargo.toml"
 nq=$root/target/release/nqueens
+# shellcheck source=scripts/common.sh
+source "$root/scripts/common.sh"
 kernel=()
 [ -n "${KERNEL:-}" ] && kernel=(--kernel "$KERNEL")
 out=$(mktemp -d)
@@ -76,7 +78,6 @@ if [ -n "${BACKTRACK:-}" ]; then
         s=$(sed 's/.*"seconds":\([0-9.]*\).*/\1/' "$out/count.json")
         runs[$size]="${runs[$size]:-} $s"
     done
-    median() { printf '%s\n' $1 | sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
     small=$(median "${runs[$n]}"); large=$(median "${runs[$((n + 1))]}")
     printf 'N = %s: median %.2f s (runs:%s)\nN = %s: median %.2f s (runs:%s)\ngrowth %.2fx\n' \
         "$n" "$small" "${runs[$n]}" $((n + 1)) "$large" "${runs[$((n + 1))]}" \

@@ -43,7 +43,8 @@ for _ in $(seq "$rounds"); do
         times[$name]="${times[$name]:-} $(echo "$end - $start" | bc -l)"
     done
 done
-median() { printf '%s\n' $1 | sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+# shellcheck source=scripts/common.sh
+source "$root/scripts/common.sh"
 base=$(median "${times[native]}")
 for name in "${names[@]}"; do
     [ -n "${times[$name]:-}" ] || continue

@@ -1,0 +1,9 @@
+# Helpers the benchmark scripts share; sourced, not run.
+
+# The median of the numbers in the arguments (split at spaces, so one string of them
+# will do), or of those on standard input.
+median() {
+    # shellcheck disable=SC2048,SC2086
+    if [ $# -gt 0 ]; then printf '%s\n' $*; else cat; fi \
+        | sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'
+}
