@@ -7,7 +7,7 @@
 //! temporary file.
 
 use super::failure::Failure;
-use super::signals::remove_on_signal;
+use super::signals::create_removed_on_signal;
 use super::system::quiet_on_broken_pipe;
 use std::fs;
 use std::io::{self, BufWriter, Write};
@@ -168,8 +168,8 @@ impl Output {
         let Some(path) = path else {
             return Ok(Output::Stdout(BufWriter::new(io::stdout().lock())));
         };
-        let temp = claim_temp(path, force)?;
-        remove_on_signal(temp.path().to_path_buf());
+        let temp =
+            create_removed_on_signal(|| claim_temp(path, force), |temp| temp.path().to_path_buf())?;
         Ok(Output::File {
             temp: BufWriter::new(temp),
             path: path.to_path_buf(),

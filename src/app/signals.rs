@@ -5,8 +5,8 @@
 //! is), saves its checkpoint and reports what it kept. A second signal ends the process
 //! at once, keeping only what was saved before.
 //!
-//! A listing being written to a file ([`remove_on_signal`]) has nothing to keep: the
-//! signal removes its temporary file and ends the process, so no hidden file is left.
+//! A listing being written to a file ([`create_removed_on_signal`]) has nothing to keep:
+//! the signal removes its temporary file and ends the process, so no hidden file is left.
 
 use crate::app::failure::Failure;
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
@@ -77,11 +77,16 @@ fn name(signal: i32) -> &'static str {
 /// Files to remove if a signal ends the process.
 static DOOMED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
-/// Removes `temp` (a temporary file being written) if SIGINT, SIGTERM or SIGHUP ends the
-/// process before it is renamed into place; the process then exits with 128 + the
-/// signal. For commands that have nothing to save (not `count`).
-pub fn remove_on_signal(temp: PathBuf) {
-    DOOMED.lock().expect("no panics hold it").push(temp);
+/// Creates a temporary file by `create` (`path` says where it is) that is removed if
+/// SIGINT, SIGTERM or SIGHUP ends the process before it is renamed into place; the
+/// process then exits with 128 + the signal. For commands that have nothing to save (not
+/// `count`). The watch starts before the file exists, and the watcher waits for the
+/// file's path to be noted (it takes the same lock), so no signal leaves it behind: one
+/// that came between the two used to end the process with the file still there.
+pub fn create_removed_on_signal<T>(
+    create: impl FnOnce() -> Result<T, Failure>,
+    path: impl FnOnce(&T) -> PathBuf,
+) -> Result<T, Failure> {
     static WATCH: Once = Once::new();
     WATCH.call_once(|| {
         let Ok(mut signals) = Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
@@ -103,4 +108,8 @@ pub fn remove_on_signal(temp: PathBuf) {
                 }
             });
     });
+    let mut doomed = DOOMED.lock().expect("no panics hold it");
+    let made = create()?;
+    doomed.push(path(&made));
+    Ok(made)
 }
