@@ -91,6 +91,45 @@ fn sort_by_cut_bmi2(cuts: Cuts, keys: &[u64], sorted: &mut Vec<u64>, starts: &mu
     sort_by(&Pext(cuts.mask), cuts.bits.len(), keys, sorted, starts);
 }
 
+/// Sets `out` to `keys` holding only the bits of `mask`, packed down: PEXT where BMI2 is
+/// here, else bit by bit.
+pub(super) fn squeeze(mask: u64, keys: &[u64], out: &mut Vec<u64>) {
+    out.clear();
+    #[cfg(target_arch = "x86_64")]
+    if is_x86_feature_detected!("bmi2") {
+        // SAFETY: BMI2 is here (just checked).
+        unsafe { squeeze_bmi2(mask, keys, out) };
+        return;
+    }
+    out.extend(keys.iter().map(|&key| Pack(mask).pack(key)));
+}
+
+/// [`squeeze`] by PEXT.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2")]
+fn squeeze_bmi2(mask: u64, keys: &[u64], out: &mut Vec<u64>) {
+    out.extend(
+        keys.iter()
+            .map(|&key| std::arch::x86_64::_pext_u64(key, mask)),
+    );
+}
+
+/// Packing the bits of a mask down, bit by bit.
+struct Pack(u64);
+
+impl Pack {
+    fn pack(&self, key: u64) -> u64 {
+        let (mut rest, mut packed, mut at) = (self.0, 0, 0);
+        while rest != 0 {
+            let bit = rest.trailing_zeros();
+            packed |= (key >> bit & 1) << at;
+            at += 1;
+            rest &= rest - 1;
+        }
+        packed
+    }
+}
+
 /// Sorts `keys` into `sorted` by `how.value` (a counting sort over `2^bits` values),
 /// each as `how.rest`; value `v`'s keys are then `sorted[starts[v]..starts[v + 1]]`.
 #[inline(always)]
@@ -123,6 +162,27 @@ fn sort_by(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn squeezing_keeps_the_bits_of_the_mask_in_order() {
+        let mut rng = fastrand::Rng::with_seed(9);
+        let keys: Vec<u64> = (0..1000).map(|_| rng.u64(..)).collect();
+        for _ in 0..20 {
+            let mask = rng.u64(..) & rng.u64(..);
+            let mut out = Vec::new();
+            squeeze(mask, &keys, &mut out);
+            for (&key, &packed) in keys.iter().zip(&out) {
+                assert_eq!(packed, Pack(mask).pack(key));
+                assert_eq!(packed.count_ones(), (key & mask).count_ones());
+                if mask.count_ones() < 64 {
+                    assert!(packed < 1 << mask.count_ones());
+                }
+            }
+        }
+        let mut out = Vec::new();
+        squeeze(0b1010, &[0b1000, 0b0010, 0b1111, 0b0101], &mut out);
+        assert_eq!(out, [0b10, 0b01, 0b11, 0b00]);
+    }
 
     #[test]
     fn pext_sorts_by_cut_as_shifts_do() {

@@ -2,18 +2,19 @@
 //! north piece and a south piece on complementary columns that share no diagonal; what is
 //! kept of it is its contact key.
 
-use super::geometry::{CENTRAL, Geometry, Half, for_each_subset};
+use super::geometry::{Geometry, Half, for_each_subset_of};
 use super::piece_pairs::{Classes, FILLER, North, RUN, South, pair_all};
-use super::quadrants::{Keep, QuadrantTable};
+use super::quadrants::QuadrantTable;
 use crate::cpu::KernelLevel;
 
 impl Geometry {
-    /// Appends the key of every half-board of `half` on these rows. East (`out` of one):
-    /// those with no queen on a long diagonal, or with one on the centre square (odd `n`;
-    /// its key marked [`CENTRAL`]). West (`out` of three): by class, the number of long
-    /// diagonals they hold (the main one's queen stands in the north quadrant, the
-    /// anti-diagonal's in the south, so each piece tells its part), class 0 only when
-    /// `keep_plain`.
+    /// Appends the key of every half-board of `half` on these rows (bit `r` for board
+    /// row `r`) that takes none of its blocked diagonals. On an even board, East (`out`
+    /// of one) keeps those with no queen on a long diagonal, and West (`out` of three)
+    /// sorts them by class, the number of long diagonals they hold (the main one's queen
+    /// stands in the north quadrant, the anti-diagonal's in the south, so each piece tells
+    /// its part), class 0 only when `keep_plain`. On an odd board both keep all (`out` of
+    /// one).
     #[inline(always)]
     pub(super) fn collect_half_boards(
         &self,
@@ -24,11 +25,13 @@ impl Geometry {
         scratch: &mut HalfScratch,
         out: &mut [Vec<u64>],
     ) {
-        let north_rows = rows & ((1 << self.west) - 1);
-        let south_rows = rows >> self.west;
+        let north_rows = rows & ((1 << self.side) - 1);
+        let south_rows = rows >> self.south_row;
         let k = north_rows.count_ones();
-        // East drops its north pieces on a long diagonal; West sorts them by class.
-        let (unwanted, classes) = if half.east {
+        let (unwanted, classes) = if self.is_cross() {
+            (0, Classes::One)
+        } else if half.east {
+            // East drops its north pieces on a long diagonal; West sorts them by class.
             (self.long_diagonals(), Classes::One)
         } else {
             let (main, anti) = (self.main_diagonal(), self.anti_diagonal());
@@ -42,20 +45,20 @@ impl Geometry {
         let kernel = scratch.kernel;
         let south_cache = &mut scratch.south[usize::from(half.east)];
         if south_cache.holds != Some(south_rows) {
-            south_cache.fill(self, table, half, south_rows);
+            south_cache.fill(self, table, half.east, south_rows);
         }
         let north_shape = self.key_shape(0, half.column);
         let north_slab = table.slab(north_rows);
-        let mut split = 0;
-        for_each_subset(half.width, k, |columns| {
-            let (from, to) = south_cache.ranges[split];
-            split += 1;
+        for_each_subset_of(half.columns, k, |columns| {
+            let (from, to) = south_cache.ranges[(half.columns ^ columns) as usize];
             let (from, to) = (from as usize, to as usize);
             let north = North {
                 pieces: north_slab.pieces(columns),
                 shape: north_shape,
-                south_row: self.west,
+                south_row: self.south_row,
                 unwanted,
+                blocked: half.blocked[0],
+                south_blocked: half.blocked[1],
             };
             let south = South {
                 diagonals: &south_cache.diagonals[from..to],
@@ -67,7 +70,7 @@ impl Geometry {
 }
 
 /// One thread's buffers for building half-boards: per half, the south pieces of every
-/// column split, ready to pair; and the kernel that pairs them.
+/// column set, ready to pair; and the kernel that pairs them.
 pub(super) struct HalfScratch {
     kernel: KernelLevel,
     south: [SouthPieces; 2],
@@ -82,16 +85,15 @@ impl HalfScratch {
     }
 }
 
-/// The south quadrant's pieces of every column split of a half, prepared once for a set
-/// of south rows: consecutive row sets share their south rows (the high bits), so this
-/// is reused across them.
+/// The south quadrant's pieces on one set of south rows, every column set apart, ready to
+/// pair: consecutive row sets share their south rows (the high bits), and every class of
+/// an odd board's row set its columns, so this is reused across them. Barred diagonals
+/// are left to the pairing (a north piece carries them), so that one fill serves all.
 #[derive(Default)]
 struct SouthPieces {
-    /// The south rows these pieces are for (East's without those on a long diagonal).
+    /// The south rows these pieces are for.
     holds: Option<u32>,
-    /// Their slab of the table, kept alive while this worker may share it with others.
-    slab: Option<Keep>,
-    /// For each column split, in the order `for_each_subset` gives them, its range.
+    /// For each column set, its range (empty for sets of another size).
     ranges: Vec<(u32, u32)>,
     /// Each piece's diagonals and key, apart (the pairing kernels load several at once).
     diagonals: Vec<u64>,
@@ -99,25 +101,26 @@ struct SouthPieces {
 }
 
 impl SouthPieces {
-    fn fill(&mut self, g: &Geometry, table: &QuadrantTable, half: Half, rows: u32) {
+    /// Fills with the pieces on `rows` of East's or West's south quadrant; an even
+    /// board's East leaves out those on a long diagonal.
+    fn fill(&mut self, g: &Geometry, table: &QuadrantTable, east: bool, rows: u32) {
+        let half = g.half(east);
         self.ranges.clear();
+        self.ranges.resize(1 << g.side, (0, 0));
         self.diagonals.clear();
         self.keys.clear();
-        let long = if half.east { g.long_diagonals() } else { 0 };
-        let central = half.east && g.n % 2 == 1;
-        let shape = g.key_shape(g.west, half.column);
-        let all_columns = (1u32 << half.width) - 1;
-        let north_queens = half.width - rows.count_ones();
+        let long = if east && !g.is_cross() {
+            g.long_diagonals()
+        } else {
+            0
+        };
+        let shape = g.key_shape(g.south_row, half.column);
         let slab = table.slab(rows);
-        for_each_subset(half.width, north_queens, |north_columns| {
+        for_each_subset_of(half.columns, rows.count_ones(), |columns| {
             let start = self.keys.len() as u32;
-            for &p in slab.pieces(all_columns ^ north_columns) {
+            for &p in slab.pieces(columns) {
                 let key = shape.key(p);
-                if central && p & 1 != 0 {
-                    // The centre queen: its long diagonals are its own.
-                    self.diagonals.push(p);
-                    self.keys.push(key | CENTRAL);
-                } else if key & long == 0 {
+                if key & long == 0 {
                     self.diagonals.push(p);
                     self.keys.push(key);
                 }
@@ -126,9 +129,8 @@ impl SouthPieces {
                 self.diagonals.push(FILLER);
                 self.keys.push(0);
             }
-            self.ranges.push((start, self.keys.len() as u32));
+            self.ranges[columns as usize] = (start, self.keys.len() as u32);
         });
         self.holds = Some(rows);
-        self.slab = slab.keep();
     }
 }

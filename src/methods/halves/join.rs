@@ -1,7 +1,8 @@
 //! The join as a counting method: its sub-problems (the counted row sets), their weights,
 //! and the worker loop that counts one row set at a time.
 
-use super::geometry::{CENTRAL, Geometry, for_each_subset, reverse_rows};
+use super::cross::Cross;
+use super::geometry::{Geometry, for_each_subset, reverse_rows};
 use super::half_boards::HalfScratch;
 use super::pairs::PairCounter;
 use super::quadrants::QuadrantTable;
@@ -36,48 +37,53 @@ pub struct Join {
     pub n: usize,
     geometry: Geometry,
     table: QuadrantTable,
-    /// The counted row sets (East's rows), in increasing order: sub-problem `i` is the
-    /// `i`-th.
-    row_sets: Vec<u32>,
+    split: Split,
+}
+
+/// The sub-problems, by the board's parity.
+enum Split {
+    /// An even board's counted row sets (East's rows), in increasing order: sub-problem
+    /// `i` is the `i`-th.
+    RowSets(Vec<u32>),
+    /// An odd board's, split around its centre row and column.
+    Cross(Cross),
 }
 
 impl Join {
-    /// Bytes the quadrant table for `n` needs: its lasting slabs (for an odd board, those
-    /// of the north quadrants: a third of the table).
+    /// Bytes the quadrant table for `n` needs, every slab built.
     pub fn table_bytes(n: usize) -> u64 {
         let g = Geometry::new(n);
-        QuadrantTable::bytes(g.side, g.west)
+        QuadrantTable::bytes(g.side)
     }
 
     /// Bytes one worker's buffers (the keys of a row set, the bit-sliced patterns, the
     /// south pieces) may reach on board `n`: an envelope of what was measured (peak
     /// memory with 8 or 16 workers less with 1, per worker, on shards): N = 18: 1 MB,
     /// 20: 7.5 MB, 21: 29 to 40 MB, 22: 37 MB. It is 15 MB at N = 20 and grows 2.5x per N.
-    /// On an odd board, a worker also holds two passing slabs of the table.
     pub fn worker_bytes(n: usize) -> u64 {
-        let g = Geometry::new(n);
-        let buffers = (15e6 * 2.5f64.powi(n as i32 - 20)) as u64;
-        let held = if g.side > g.west {
-            2 * QuadrantTable::slab_bytes(g.side)
-        } else {
-            0
-        };
-        buffers + held
+        (15e6 * 2.5f64.powi(n as i32 - 20)) as u64
     }
 
-    /// Bytes of the table a run needs that counts one of `parts` shares of the `row_sets`:
-    /// at most the slabs those touch (four per row set: north and south, east and west),
-    /// never more than the whole table.
-    fn table_bytes_for(n: usize, row_sets: usize, parts: usize) -> u64 {
-        let touched = row_sets.div_ceil(parts.max(1)) as u64;
-        let slab = QuadrantTable::slab_bytes(Geometry::new(n).side);
-        Join::table_bytes(n).min(touched.saturating_mul(4 * slab))
+    /// Bytes of the table a run needs that counts one of `parts` shares of the
+    /// `subproblems`: at most the slabs those touch, never more than the whole table.
+    /// A row set touches four (north and south, east and west); a group of an odd board's
+    /// (see `cross`) shares its two south slabs and touches two north ones per north part.
+    fn table_bytes_for(n: usize, subproblems: usize, parts: usize) -> u64 {
+        let g = Geometry::new(n);
+        let touched = subproblems.div_ceil(parts.max(1)) as u64;
+        let slabs = if g.is_cross() {
+            u64::from(g.side) + 3
+        } else {
+            4
+        };
+        let slab = QuadrantTable::slab_bytes(g.side);
+        Join::table_bytes(n).min(touched.saturating_mul(slabs).saturating_mul(slab))
     }
 
     /// Bytes this plan's run of one of `parts` shares (1: the whole count) needs with
     /// `workers` workers: its part of the table and every worker's buffers.
     pub fn memory_need_for_part(&self, workers: usize, parts: usize) -> u64 {
-        Join::table_bytes_for(self.n, self.row_sets.len(), parts)
+        Join::table_bytes_for(self.n, self.len(), parts)
             .saturating_add((workers as u64).saturating_mul(Join::worker_bytes(self.n)))
     }
 
@@ -102,56 +108,63 @@ impl Join {
             return Err(Refusal::BoardSize);
         }
         let geometry = Geometry::new(n);
-        let mut row_sets = Vec::new();
-        for_each_subset(n as u32, geometry.side, |rows| {
-            if rows <= reverse_rows(rows, n as u32) {
-                row_sets.push(rows);
-            }
-        });
-        let needed = Join::table_bytes_for(n, row_sets.len(), parts);
+        let split = if geometry.is_cross() {
+            Split::Cross(Cross::new(&geometry))
+        } else {
+            let mut row_sets = Vec::new();
+            for_each_subset(n as u32, geometry.side, |rows| {
+                if rows <= reverse_rows(rows, n as u32) {
+                    row_sets.push(rows);
+                }
+            });
+            Split::RowSets(row_sets)
+        };
+        let join = Join {
+            n,
+            geometry,
+            table: QuadrantTable::new(geometry.side),
+            split,
+        };
+        let needed = Join::table_bytes_for(n, join.len(), parts);
         if budget.is_some_and(|budget| needed > budget) {
             return Err(Refusal::Memory { needed, budget });
         }
-        Ok(Join {
-            n,
-            geometry,
-            table: QuadrantTable::new(geometry.side, geometry.west),
-            row_sets,
-        })
+        Ok(join)
     }
 
-    /// Sub-problems: counted row sets.
+    /// Sub-problems: counted row sets (an odd board's: see `cross`).
     pub fn len(&self) -> usize {
-        self.row_sets.len()
+        match &self.split {
+            Split::RowSets(row_sets) => row_sets.len(),
+            Split::Cross(cross) => cross.len(),
+        }
     }
 
     /// Whether there are none (never, for a board in range).
     pub fn is_empty(&self) -> bool {
-        self.row_sets.is_empty()
+        self.len() == 0
     }
 
-    /// The row set of sub-problem `id` (East's rows, bit `r` for row `r`).
-    pub fn row_set(&self, id: usize) -> u32 {
-        self.row_sets[id]
-    }
-
-    /// The weight of sub-problem `id`: 2 when its reverse is counted with it, else 1.
+    /// The weight of sub-problem `id`: on an even board, 2 when its reverse is counted
+    /// with it, else 1; an odd board's, see `cross`.
     pub fn weight(&self, id: usize) -> u32 {
-        let rows = self.row_sets[id];
-        if rows < reverse_rows(rows, self.n as u32) {
-            2
-        } else {
-            1
+        match &self.split {
+            Split::RowSets(row_sets) => {
+                let rows = row_sets[id];
+                if rows < reverse_rows(rows, self.n as u32) {
+                    2
+                } else {
+                    1
+                }
+            }
+            Split::Cross(_) => 1,
         }
     }
 
-    /// How the west half-boards of class (-,-) count on this row set (see the module
-    /// docs): 0, 1 or 2 by the east-west reflection for even `n`, 1 for odd `n`.
+    /// How the west half-boards of class (-,-) count on this row set of an even board
+    /// (see the module docs): 0, 1 or 2 by the east-west reflection.
     fn plain_weight(&self, rows: u32) -> u64 {
         let n = self.n as u32;
-        if n % 2 == 1 {
-            return 1;
-        }
         let partner = reverse_rows(rows ^ (((1u64 << n) - 1) as u32), n);
         match rows.cmp(&partner) {
             std::cmp::Ordering::Less => 2,
@@ -162,7 +175,11 @@ impl Join {
 
     /// Bytes held by the shared table now.
     pub fn heap_bytes(&self) -> u64 {
-        self.table.heap_bytes() + self.row_sets.len() as u64 * 4
+        let listed = match &self.split {
+            Split::RowSets(row_sets) => row_sets.len() as u64 * 4,
+            Split::Cross(cross) => cross.heap_bytes(),
+        };
+        self.table.heap_bytes() + listed
     }
 
     /// Bytes the largest slab of this board's table takes: a row set in hand adds at most
@@ -236,29 +253,34 @@ impl Join {
         scratch: &mut Scratch,
         halted: &dyn Fn() -> bool,
     ) -> Option<Tally> {
-        let g = &self.geometry;
-        let east_rows = self.row_sets[id];
-        let west_rows = east_rows ^ (((1u64 << g.n) - 1) as u32);
+        match &self.split {
+            Split::RowSets(row_sets) => self.count_row_set(row_sets[id], scratch, halted),
+            Split::Cross(cross) => self.count_pins(cross, cross.row_set(id), scratch, halted),
+        }
+    }
 
+    /// Counts the solutions on one row set of an even board, `None` if halted: East's
+    /// half-boards are the patterns, West's the items, by class.
+    #[inline(always)]
+    fn count_row_set(
+        &self,
+        east_rows: u32,
+        scratch: &mut Scratch,
+        halted: &dyn Fn() -> bool,
+    ) -> Option<Tally> {
+        let g = &self.geometry;
+        let west_rows = east_rows ^ (((1u64 << g.n) - 1) as u32);
         let patterns = &mut scratch.patterns;
         patterns.clear();
-        g.collect_half_boards(
-            &self.table,
-            g.east(),
-            east_rows,
-            true,
-            &mut scratch.half,
-            std::slice::from_mut(patterns),
-        );
+        let east = g.half(true);
+        let out = std::slice::from_mut(patterns);
+        g.collect_half_boards(&self.table, east, east_rows, true, &mut scratch.half, out);
         let mut nodes = patterns.len() as u64;
         if patterns.is_empty() {
             return Some(Tally {
                 solutions: 0,
                 nodes,
             });
-        }
-        for key in patterns.iter_mut() {
-            *key &= !CENTRAL;
         }
 
         // The west keys by class (how many long diagonals they hold), class 0 only
@@ -268,7 +290,7 @@ impl Join {
         classes.iter_mut().for_each(Vec::clear);
         g.collect_half_boards(
             &self.table,
-            g.west(),
+            g.half(false),
             west_rows,
             plain_weight > 0,
             &mut scratch.half,
@@ -292,12 +314,70 @@ impl Join {
         })
     }
 
+    /// Counts the solutions on one row set of an odd board, every pin it allows (see
+    /// `cross`), weighted; `None` if halted. East's half-boards are built once, and
+    /// those clear of a pin's bars are counted against West's for that pin.
+    #[inline(always)]
+    fn count_pins(
+        &self,
+        cross: &Cross,
+        east_rows: u32,
+        scratch: &mut Scratch,
+        halted: &dyn Fn() -> bool,
+    ) -> Option<Tally> {
+        let g = &self.geometry;
+        let Scratch {
+            counter,
+            patterns: east,
+            classes,
+            half,
+            cleared,
+            ..
+        } = scratch;
+        let mut tally = Some(Tally::default());
+        let mut east_built_for = None;
+        let west = &mut classes[0];
+        cross.for_each_pin(g, east_rows, |pin| {
+            if east_built_for != Some(pin.east.blocked) {
+                east.clear();
+                let out = std::slice::from_mut(&mut *east);
+                g.collect_half_boards(&self.table, pin.east, east_rows, true, half, out);
+                east_built_for = Some(pin.east.blocked);
+                if let Some(tally) = &mut tally {
+                    tally.nodes += east.len() as u64;
+                }
+            }
+            let east = if pin.east_bars == 0 {
+                east.as_slice()
+            } else {
+                keep_clear(east, pin.east_bars, cleared);
+                cleared.as_slice()
+            };
+            west.clear();
+            if !east.is_empty() {
+                let out = std::slice::from_mut(&mut *west);
+                g.collect_half_boards(&self.table, pin.west, pin.west_rows, true, half, out);
+            }
+            let found = count_pairs(counter, east, west, halted);
+            match (&mut tally, found) {
+                (Some(tally), Some(found)) => {
+                    tally.solutions += pin.weight * found;
+                    tally.nodes += west.len() as u64;
+                }
+                _ => tally = None,
+            }
+            tally.is_some()
+        });
+        tally
+    }
+
     /// Buffers for one thread's counts.
     pub fn scratch(&self, kernel: KernelLevel) -> Scratch {
         Scratch {
             kernel,
             counter: PairCounter::new(self.geometry.key_bits(), kernel),
             patterns: Vec::new(),
+            cleared: Vec::new(),
             classes: Default::default(),
             half: HalfScratch::new(kernel),
         }
@@ -327,13 +407,47 @@ pub struct Scratch {
     kernel: KernelLevel,
     counter: PairCounter,
     patterns: Vec<u64>,
+    /// An odd board's east keys clear of one pin's bars.
+    cleared: Vec<u64>,
     /// The west keys by class (0, 1 or 2 long diagonals held).
     classes: [Vec<u64>; 3],
     half: HalfScratch,
 }
 
+/// Sets `out` to the keys that hold none of `bars`, in order. Without a branch: about
+/// half are kept, and a mispredicted branch per key cost more than the counting it saves
+/// (a fifth of N = 21's time).
+#[inline(always)]
+fn keep_clear(keys: &[u64], bars: u64, out: &mut Vec<u64>) {
+    out.clear();
+    out.resize(keys.len(), 0);
+    let mut kept = 0;
+    for &key in keys {
+        out[kept] = key;
+        kept += usize::from(key & bars == 0);
+    }
+    out.truncate(kept);
+}
+
+/// How many pairs of `a` and `b` share no bit, `None` if halted: the smaller side is
+/// bit-sliced (loading costs by the patterns, counting by the pairs).
+#[inline(always)]
+fn count_pairs(
+    counter: &mut PairCounter,
+    a: &[u64],
+    b: &[u64],
+    halted: &dyn Fn() -> bool,
+) -> Option<u64> {
+    let (patterns, items) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    if patterns.is_empty() {
+        return Some(0);
+    }
+    counter.load(patterns, &[items]);
+    counter.count_until(items, halted)
+}
+
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::known::known;
 
@@ -403,12 +517,13 @@ mod tests {
         }
     }
 
-    /// What the module docs say each row set's count must be, from the solutions
-    /// themselves: central ones count 1; a queen on a long diagonal in East counts 0; else
-    /// 2 per long diagonal occupied in West, and the row set's plain weight when none is.
+    /// What the module docs say each row set's count must be on an even board, from the
+    /// solutions themselves: a queen on a long diagonal in East counts 0; else 2 per long
+    /// diagonal occupied in West, and the row set's plain weight when none is. (An odd
+    /// board's: `cross`'s tests.)
     #[test]
     fn each_row_set_counts_what_the_symmetry_argument_says() {
-        for n in MIN_N..=10 {
+        for n in (MIN_N..=10).step_by(2) {
             let plan = Join::new(n, None, 1).unwrap();
             let mut scratch = plan.scratch(KernelLevel::detect());
             let west = n / 2;
@@ -420,10 +535,7 @@ mod tests {
                 let main = (0..n).find(|&r| solution[r] == r);
                 let anti = (0..n).find(|&r| solution[r] == n - 1 - r);
                 let east = |r: Option<usize>| r.is_some_and(|r| solution[r] >= west);
-                let central = n % 2 == 1 && solution[n / 2] == n / 2;
-                let weight = if central {
-                    1
-                } else if east(main) || east(anti) {
+                let weight = if east(main) || east(anti) {
                     0
                 } else if main.is_none() && anti.is_none() {
                     plan.plain_weight(rows)
@@ -432,15 +544,27 @@ mod tests {
                 };
                 *want.entry(rows).or_default() += weight;
             }
-            for id in 0..plan.len() {
-                let rows = plan.row_set(id);
-                let got = plan.solve(id, &mut scratch).solutions;
-                assert_eq!(
-                    got,
-                    want.get(&rows).copied().unwrap_or(0),
-                    "n = {n}, rows {rows:b}"
-                );
-            }
+            let Split::RowSets(row_sets) = &plan.split else {
+                panic!("an even board's row sets");
+            };
+            let ids = row_sets.iter().copied().enumerate();
+            check_counts(&plan, &mut scratch, ids, &want);
+        }
+    }
+
+    /// Asserts that each sub-problem `id` on East's `rows` counts `want[rows]` (0 if
+    /// absent).
+    pub(in super::super) fn check_counts(
+        plan: &Join,
+        scratch: &mut Scratch,
+        ids: impl Iterator<Item = (usize, u32)>,
+        want: &std::collections::HashMap<u32, u64>,
+    ) {
+        for (id, rows) in ids {
+            let got = plan.solve(id, scratch).solutions;
+            let n = plan.n;
+            let wanted = want.get(&rows).copied().unwrap_or(0);
+            assert_eq!(got, wanted, "n = {n}, rows {rows:b}");
         }
     }
 
@@ -448,18 +572,23 @@ mod tests {
     fn a_small_shard_needs_only_the_slabs_its_row_sets_touch() {
         let gigabyte = Some(1u64 << 30);
         assert!(matches!(
-            Join::new(23, gigabyte, 1),
+            Join::new(24, gigabyte, 1),
             Err(Refusal::Memory { needed, .. }) if needed > 1 << 30
         ));
-        let shard = Join::new(23, gigabyte, 200_000).expect("a shard of 4 row sets fits");
+        let shard = Join::new(24, gigabyte, 200_000).expect("a shard of 7 row sets fits");
         assert_eq!(
             shard.heap_bytes(),
-            Join::new(23, None, 1).unwrap().heap_bytes()
+            Join::new(24, None, 1).unwrap().heap_bytes()
         );
         assert!(
-            Join::new(23, Some(10 << 20), 200_000).is_err(),
+            Join::new(24, Some(10 << 20), 200_000).is_err(),
             "but not in 10 MB"
         );
+        // An odd board's row sets touch up to `m + 3` slabs each.
+        assert!(Join::table_bytes(25) > 1 << 32);
+        assert!(Join::new(25, gigabyte, 1).is_err());
+        assert!(Join::new(25, gigabyte, 900_000).is_ok(), "3 row sets");
+        assert!(Join::new(25, Some(10 << 20), 900_000).is_err());
     }
 
     #[test]

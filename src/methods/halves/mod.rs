@@ -1,11 +1,11 @@
 //! The half-board join: a second counting method, for the larger boards.
 //!
 //! # The identity
-//! Split the columns into West `[0, w)` and East `[w, n)`, `w = n / 2` (East is the wider
-//! half when `n` is odd, by one column). A solution is exactly a set `R` of `n - w` rows
-//! (those whose queen stands in East), an *east half-board* (a queen on each row of `R`
-//! and each column of East, no two on a diagonal), a *west half-board* on the other rows,
-//! and no diagonal shared between the halves. Rows and columns take care of themselves:
+//! On an even board, `n = 2w`, split the columns into West `[0, w)` and East `[w, n)`. A
+//! solution is exactly a set `R` of `w` rows (those whose queen stands in East), an
+//! *east half-board* (a queen on each row of `R` and each column of East, no two on a
+//! diagonal), a *west half-board* on the other rows, and no diagonal shared between the
+//! halves. Rows and columns take care of themselves:
 //!
 //! ```text
 //! total = sum over R of #{ (e, w) : e and w share no diagonal }
@@ -16,53 +16,62 @@
 //! for one `R` the count is the number of (east key, west key) pairs whose AND is zero:
 //! [`pairs`] counts those in bulk.
 //!
+//! An odd board, `n = 2m + 1`, is split around its centre row and column (see `cross`):
+//! their two queens are placed first, and the others form halves of `m` columns (one
+//! less where the centre row's queen stands), barred from those queens' diagonals. The
+//! bands are then `n - 2` diagonals wide.
+//!
 //! # Half-boards from quadrants
-//! Rows split into North `[0, w)` and South `[w, n)`. An east half-board is a north-east
-//! quadrant placement on the rows of `R` in North and some `k` columns of East, and a
-//! south-east placement on the rest of `R` and the other columns, sharing no diagonal.
-//! Every quadrant fits in the `s` x `s` square, `s = n - w`, so one table of that square's
-//! placements ([`quadrants`]) serves all four quadrants and every `R`.
+//! Rows split into North `[0, w)` and South (the rest, past the centre row on an odd
+//! board). An east half-board is a north-east quadrant placement on the rows of `R` in
+//! North and some `k` columns of East, and a south-east placement on the rest of `R` and
+//! the other columns, sharing no diagonal. Every quadrant is a `w` x `w` square (`m` x `m`
+//! on an odd board), so one table of that square's placements ([`quadrants`]) serves all
+//! four quadrants and every `R`.
 //!
 //! # Symmetry
-//! Let `m` say where the queen on the main diagonal (`r = c`) stands, `a` where the queen
-//! on the anti-diagonal (`r + c = n - 1`) stands: West, East, or none. For odd `n` the
-//! centre square lies on both and in East; call a solution with a queen there *central*.
+//! On an even board, let `m` say where the queen on the main diagonal (`r = c`) stands,
+//! `a` where the queen on the anti-diagonal (`r + c = n - 1`) stands: West, East, or none.
 //! - The transpose fixes the main diagonal square by square and maps the anti-diagonal
-//!   square `(i, n-1-i)` to `(n-1-i, i)`, which is in the other half unless it is the
-//!   centre. So among non-central solutions, `#(m, a = W) = #(m, a = E)`. Likewise the
-//!   anti-transpose gives `#(m = W, a) = #(m = E, a)`. Hence
-//!   `total = #central + #(-,-) + 2 #(-,W) + 2 #(W,-) + 4 #(W,W)`: east half-boards with a
-//!   queen on either long diagonal are dropped (unless central), and a west half-board
-//!   counts 2 for each long diagonal it occupies.
+//!   square `(i, n-1-i)` to `(n-1-i, i)`, which is in the other half. So
+//!   `#(m, a = W) = #(m, a = E)`. Likewise the anti-transpose gives
+//!   `#(m = W, a) = #(m = E, a)`. Hence
+//!   `total = #(-,-) + 2 #(-,W) + 2 #(W,-) + 4 #(W,W)`: east half-boards with a queen on
+//!   either long diagonal are dropped, and a west half-board counts 2 for each long
+//!   diagonal it occupies.
 //! - The north-south reflection maps the solutions on `R` one to one onto those on its
 //!   reverse, keeping East east and swapping `m` and `a` (sides kept): the weights above
 //!   are symmetric in `m` and `a`, so only row sets `R <= reverse(R)` are counted, with
 //!   weight 2 when `R < reverse(R)` (the sub-problem weight).
-//! - For even `n`, the east-west reflection maps the solutions on `R` onto those on its
-//!   complement, and the class `(-,-)` onto itself. Among counted row sets the partner of
-//!   `R` is `R' = reverse(complement(R))`, also counted and with the same weight; so the
-//!   west half-boards of class `(-,-)` count 2 on the smaller of `R` and `R'`, 0 on the
-//!   larger (their matching is skipped), 1 when `R = R'`. Over each orbit of row sets the
+//! - The east-west reflection maps the solutions on `R` onto those on its complement, and
+//!   the class `(-,-)` onto itself. Among counted row sets the partner of `R` is
+//!   `R' = reverse(complement(R))`, also counted and with the same weight; so the west
+//!   half-boards of class `(-,-)` count 2 on the smaller of `R` and `R'`, 0 on the larger
+//!   (their matching is skipped), 1 when `R = R'`. Over each orbit of row sets the
 //!   weights add up to the orbit's size; the tests check the total against brute force.
+//!
+//! An odd board uses all eight symmetries on the queens of its centre row and column
+//! (see `cross`).
 //!
 //! The unique count and the orbit split come, as for backtracking, from the
 //! rotation-fixed searches and Burnside: this method delivers the total.
 //!
 //! # Sub-problems
-//! Sub-problem `i` is the `i`-th counted row set in increasing order: a pure function of
-//! `n`. The quadrant table is shared by the workers and built by need, one slab of pieces
-//! per quadrant row set, the first time a row set asks for it: a shard of a few row sets
-//! builds a few slabs (N = 23, one of 200,000 shards: 1 s and 275 MB, where the whole
-//! table takes 5 GB). Each worker keeps its own buffers for the keys of the row set it is
+//! On an even board, sub-problem `i` is the `i`-th counted row set in increasing order; on
+//! an odd board, the `i`-th of East's row sets (`cross`): a pure function of `n`. The
+//! quadrant table is shared by the workers and built by need, one slab of pieces per
+//! quadrant row set, the first time a row set asks for it: a shard of a few row sets
+//! builds a few slabs. Each worker keeps its own buffers for the keys of the row set it is
 //! counting.
 //!
 //! # Files
 //! [`geometry`] says where halves, quadrants and keys lie; [`quadrants`] holds the table of
 //! quadrant placements; [`half_boards`] builds a row set's half-boards from it (pairing pieces by
 //! `piece_pairs`' kernels); [`pairs`]
-//! counts the disjoint pairs; [`join`] is the method: its sub-problems, weights and
-//! worker loop.
+//! counts the disjoint pairs; `cross` splits an odd board around its centre; [`join`] is
+//! the method: its sub-problems, weights and worker loop.
 
+mod cross;
 mod cuts;
 pub mod geometry;
 pub mod half_boards;

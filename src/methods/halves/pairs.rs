@@ -35,6 +35,12 @@ const MIN_SLICED: usize = 48;
 pub struct PairCounter {
     kernel: KernelLevel,
     key_bits: u32,
+    /// The loaded patterns' key bits, squeezed (see [`PairCounter::load`]).
+    bits: u32,
+    /// The bits the loaded patterns use, when they were squeezed to those; else 0.
+    squeeze: u64,
+    /// Scratch: patterns or items squeezed.
+    squeezed: Vec<u64>,
     /// How the loaded patterns' keys, their cut bits taken out, are cut into chunks.
     layout: Layout,
     /// The cut bits for the loaded patterns, best first.
@@ -85,6 +91,9 @@ impl PairCounter {
         PairCounter {
             kernel,
             key_bits,
+            bits: key_bits,
+            squeeze: 0,
+            squeezed: Vec::new(),
             layout: Layout::for_bits(key_bits),
             cut_bits: Vec::new(),
             cuts: 0,
@@ -128,8 +137,16 @@ impl PairCounter {
             }
             counts
         };
-        let (by_patterns, by_items) = (held(&[patterns]), held(items));
-        let mut bits: Vec<u32> = (0..self.key_bits).collect();
+        let (by_patterns, mut by_items) = (held(&[patterns]), held(items));
+        if self.squeeze != 0 {
+            // The items are not squeezed yet: their counts follow the patterns' bits.
+            let (mut rest, mut at, whole) = (self.squeeze, 0, by_items);
+            while rest != 0 {
+                by_items[at] = whole[rest.trailing_zeros() as usize];
+                (at, rest) = (at + 1, rest & (rest - 1));
+            }
+        }
+        let mut bits: Vec<u32> = (0..self.bits).collect();
         bits.sort_by_key(|&b| std::cmp::Reverse(by_patterns[b as usize] * by_items[b as usize]));
         bits.truncate(MAX_CUTS);
         self.cut_bits = bits;
@@ -138,9 +155,33 @@ impl PairCounter {
     /// Replaces the patterns, to be counted against `items` (or keys like them, in any
     /// number of slices: they only guide the choice of cut bits; any items may be
     /// counted after).
+    ///
+    /// Where PEXT is fast and the patterns leave enough key bits unused to save a chunk,
+    /// patterns and items are squeezed to the bits the patterns use (an item's other bits
+    /// never clash): an odd board's West never holds its pin's four barred diagonals, and
+    /// 34 bits are 5 chunks where N = 21's 38 are 7.
     pub fn load(&mut self, patterns: &[u64], items: &[&[u64]]) {
+        self.squeeze = 0;
+        self.bits = self.key_bits;
+        let mut squeezed = std::mem::take(&mut self.squeezed);
+        let mut patterns = patterns;
+        if self.fast_extract {
+            let used = patterns.iter().fold(0, |used, &key| used | key);
+            let bits = used.count_ones().max(1);
+            if Layout::for_bits(bits).chunks < Layout::for_bits(self.key_bits).chunks {
+                (self.squeeze, self.bits) = (used, bits);
+                cuts::squeeze(used, patterns, &mut squeezed);
+                patterns = &squeezed;
+            }
+        }
+        self.load_keys(patterns, items);
+        self.squeezed = squeezed;
+    }
+
+    /// [`PairCounter::load`] of keys already squeezed.
+    fn load_keys(&mut self, patterns: &[u64], items: &[&[u64]]) {
         self.cuts = 0;
-        while self.cuts < MAX_CUTS.min(self.key_bits as usize)
+        while self.cuts < MAX_CUTS.min(self.bits as usize)
             && patterns.len() >> self.cuts >= 2 * BUCKET_MIN
         {
             self.cuts += 1;
@@ -150,7 +191,7 @@ impl PairCounter {
             // The bits in use, lowest first (value bit `i` is the `i`-th).
             self.cut_bits[..self.cuts].sort_unstable();
         }
-        self.layout = Layout::for_bits(self.key_bits - self.cuts as u32);
+        self.layout = Layout::for_bits(self.bits - self.cuts as u32);
         // With no cut, the patterns are one bucket as they come: no sorted copy.
         if self.cuts == 0 {
             self.starts.clear();
@@ -183,7 +224,7 @@ impl PairCounter {
                     push_block(
                         &keys[start..end],
                         self.layout,
-                        &mut self.lacking,
+                        &mut self.lacking[..self.bits as usize],
                         &mut self.sliced,
                     );
                 }
@@ -205,6 +246,18 @@ impl PairCounter {
     /// 4,096 items, a few milliseconds of work even at N = 26, where one row set counts
     /// for tens of seconds.
     pub fn count_until(&mut self, items: &[u64], halted: &dyn Fn() -> bool) -> Option<u64> {
+        if self.squeeze == 0 {
+            return self.count_keys_until(items, halted);
+        }
+        let mut squeezed = std::mem::take(&mut self.squeezed);
+        cuts::squeeze(self.squeeze, items, &mut squeezed);
+        let total = self.count_keys_until(&squeezed, halted);
+        self.squeezed = squeezed;
+        total
+    }
+
+    /// [`PairCounter::count_until`] of items squeezed as the patterns were.
+    fn count_keys_until(&mut self, items: &[u64], halted: &dyn Fn() -> bool) -> Option<u64> {
         if self.cuts == 0 {
             return if halted() {
                 None

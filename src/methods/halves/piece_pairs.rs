@@ -39,6 +39,10 @@ pub(super) struct North<'a> {
     pub(super) south_row: u32,
     /// A north piece whose key holds any of these bits is left out.
     pub(super) unwanted: u64,
+    /// A north piece holding any of these diagonals (its own frame) is left out.
+    pub(super) blocked: u64,
+    /// No south piece holding any of these (the south quadrant's frame) pairs.
+    pub(super) south_blocked: u64,
 }
 
 /// Where the kept keys go: one list, or (West's) three by class, the number of long
@@ -161,8 +165,11 @@ impl North<'_> {
     fn wanted(&self, piece: u64) -> Option<(u64, u64)> {
         let key = self.shape.key(piece);
         let shift = self.south_row;
-        let moved = ((piece & 0xffff_ffff) >> shift) | ((piece >> 32) >> shift) << 32 | FILLER;
-        (key & self.unwanted == 0).then_some((moved, key))
+        let moved = ((piece & 0xffff_ffff) >> shift)
+            | ((piece >> 32) >> shift) << 32
+            | FILLER
+            | self.south_blocked;
+        (key & self.unwanted == 0 && piece & self.blocked == 0).then_some((moved, key))
     }
 }
 
@@ -414,7 +421,7 @@ mod tests {
     fn every_kernel_keeps_the_pairs_a_double_loop_keeps() {
         use super::super::geometry::Geometry;
         let mut rng = fastrand::Rng::with_seed(11);
-        let g = Geometry::new(15);
+        let g = Geometry::new(16);
         // Sparse diagonals in each word, so that some pairs clash and some do not.
         let piece = |rng: &mut fastrand::Rng| {
             let word = |rng: &mut fastrand::Rng| rng.u64(..1 << 15) & rng.u64(..) & rng.u64(..);
@@ -439,9 +446,11 @@ mod tests {
             let (main, anti) = (g.main_diagonal(), g.anti_diagonal());
             let north = North {
                 pieces: &north,
-                shape: g.key_shape(0, g.west),
-                south_row: g.west,
+                shape: g.key_shape(0, g.side),
+                south_row: g.south_row,
                 unwanted: 1 << 3,
+                blocked: 1 << 5 | 1 << 40,
+                south_blocked: 1 << 2 | 1 << 33,
             };
             let south = South {
                 diagonals: &diagonals,
@@ -451,8 +460,10 @@ mod tests {
             let mut pairs = Vec::new();
             for &p in north.pieces {
                 let key = north.shape.key(p);
-                let moved = (p & 0xffff_ffff) >> g.west | (p >> 32 >> g.west) << 32;
-                if key & north.unwanted == 0 {
+                let moved = (p & 0xffff_ffff) >> g.south_row
+                    | (p >> 32 >> g.south_row) << 32
+                    | north.south_blocked;
+                if key & north.unwanted == 0 && p & north.blocked == 0 {
                     for (&d, &k) in diagonals.iter().zip(&keys) {
                         if d & moved == 0 {
                             let class = usize::from(key & main != 0) + usize::from(k & anti != 0);

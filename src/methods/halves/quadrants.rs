@@ -7,30 +7,19 @@
 //! sets in the square's own coordinates: for a queen on local row `r` and column `c`,
 //! bit `r + c` of the first and bit `r - c + side - 1` of the second.
 
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, OnceLock, Weak};
 
 /// The placements of one square, grouped by (rows, columns), built by need: one slab per
-/// set of rows, made the first time a count asks for it (by whichever worker asks). A
-/// shard builds only the slabs its row sets touch, so its start-up and memory follow its
-/// own work, not the whole board's.
-///
-/// Slabs on the low `lasting_rows` rows (the north quadrants' rows, which every stretch
-/// of row sets reads) are kept, read-only, for the rest of the run. The others (only the
-/// south quadrants of an odd board, one row taller, use them) are each read by the row
-/// sets of a narrow window: such a slab lives while a worker holds it ([`SlabRef::keep`])
-/// and is dropped after, to be built again if a later window needs it. A whole count of
-/// N = 21 thus holds a third of the table.
+/// set of rows, made the first time a count asks for it (by whichever worker asks), and
+/// kept, read-only, for the rest of the run. A shard builds only the slabs its row sets
+/// touch, so its start-up and memory follow its own work, not the whole board's.
 pub struct QuadrantTable {
     side: u32,
-    /// Slab `rows` for `rows < 2^lasting_rows`.
-    lasting: Vec<OnceLock<Slab>>,
-    /// Slab `2^lasting_rows + i` at `passing[i]`, while someone holds it.
-    passing: Vec<Mutex<Weak<Held>>>,
-    /// Bytes of every slab built so far, dropped ones included.
+    /// Slab `rows` at `slabs[rows]`, once built.
+    slabs: Vec<OnceLock<Slab>>,
+    /// Bytes of every slab built so far.
     built: AtomicU64,
-    /// Bytes of the slabs alive now.
-    live: Arc<AtomicU64>,
 }
 
 /// The placements on one set of rows, grouped by their columns.
@@ -41,28 +30,9 @@ pub struct Slab {
     pieces: Vec<u64>,
 }
 
-/// A passing slab, which takes its bytes off the table's count when dropped.
-pub struct Held {
-    slab: Slab,
-    live: Arc<AtomicU64>,
-}
-
-/// Keeps a passing slab alive while held (see [`SlabRef::keep`]).
-pub struct Keep {
-    _held: Arc<Held>,
-}
-
-/// One slab of the table, lasting or held.
-pub enum SlabRef<'a> {
-    /// Kept for the run.
-    Lasting(&'a Slab),
-    /// Alive while this (or another holder) lives.
-    Passing(Arc<Held>),
-}
-
 /// Placements of any number of non-attacking queens on the `s` x `s` square (the empty
 /// placement included), for `s = 0 ..= 13`: counted once, checked by a test (up to side
-/// 11 in the suite, 12 and 13 by an ignored one), and used to size a table before building
+/// 10 in the suite, 11 to 13 by an ignored one), and used to size a table before building
 /// it.
 const PLACEMENTS: [u64; 14] = [
     1,
@@ -81,25 +51,6 @@ const PLACEMENTS: [u64; 14] = [
     6_354_135_838,
 ];
 
-/// Of those, the placements with no queen on the last row (the lasting slabs of an odd
-/// board's table), counted once like [`PLACEMENTS`] and checked by a test.
-const BELOW_LAST_ROW: [u64; 14] = [
-    1,
-    1,
-    3,
-    9,
-    37,
-    185,
-    1_039,
-    6_335,
-    42_807,
-    316_395,
-    2_524_999,
-    21_637_115,
-    198_770_307,
-    1_941_720_813,
-];
-
 /// The placements of the largest slab of each side, counted once and checked by a test.
 const LARGEST_SLAB: [u64; 14] = [
     1, 1, 2, 4, 10, 26, 92, 296, 1_174, 5_366, 26_548, 143_140, 788_698, 4_684_690,
@@ -114,66 +65,31 @@ impl QuadrantTable {
     /// offsets fit `u32`).
     pub const MAX_SIDE: u32 = PLACEMENTS.len() as u32 - 1;
 
-    /// The table of the `side` x `side` square (`side <= MAX_SIDE`), with no slab built,
-    /// keeping the slabs on the low `lasting_rows` rows (`side - 1` or `side`).
-    pub fn new(side: u32, lasting_rows: u32) -> QuadrantTable {
+    /// The table of the `side` x `side` square (`side <= MAX_SIDE`), with no slab built.
+    pub fn new(side: u32) -> QuadrantTable {
         assert!(side <= Self::MAX_SIDE, "side {side} is too large");
-        assert!(lasting_rows <= side && lasting_rows + 1 >= side);
-        let (lasting, all) = (1usize << lasting_rows, 1usize << side);
         QuadrantTable {
             side,
-            lasting: (0..lasting).map(|_| OnceLock::new()).collect(),
-            passing: (lasting..all).map(|_| Mutex::new(Weak::new())).collect(),
+            slabs: (0..1usize << side).map(|_| OnceLock::new()).collect(),
             built: AtomicU64::new(0),
-            live: Arc::new(AtomicU64::new(0)),
         }
     }
 
-    /// The lasting slab of `rows`, built now if no one has yet.
+    /// The slab of `rows`, built now if no one has yet.
     #[inline]
-    fn lasting_slab(&self, rows: u32) -> &Slab {
-        self.lasting[rows as usize].get_or_init(|| self.build(rows))
+    pub fn slab(&self, rows: u32) -> &Slab {
+        self.slabs[rows as usize].get_or_init(|| {
+            let slab = Slab::build(self.side, rows);
+            self.built.fetch_add(slab.bytes(), Ordering::Relaxed);
+            slab
+        })
     }
 
-    /// The slab of `rows`, lasting or passing, built now if no one has it.
-    pub fn slab(&self, rows: u32) -> SlabRef<'_> {
-        let Some(index) = (rows as usize).checked_sub(self.lasting.len()) else {
-            return SlabRef::Lasting(self.lasting_slab(rows));
-        };
-        // The lock is held while building, so that workers wanting the same slab wait
-        // for it rather than build it twice.
-        let mut weak = self.passing[index]
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
-        if let Some(held) = weak.upgrade() {
-            return SlabRef::Passing(held);
-        }
-        let held = Arc::new(Held {
-            slab: self.build(rows),
-            live: Arc::clone(&self.live),
-        });
-        *weak = Arc::downgrade(&held);
-        SlabRef::Passing(held)
-    }
-
-    fn build(&self, rows: u32) -> Slab {
-        let slab = Slab::build(self.side, rows);
-        let bytes = slab.bytes();
-        self.built.fetch_add(bytes, Ordering::Relaxed);
-        self.live.fetch_add(bytes, Ordering::Relaxed);
-        slab
-    }
-
-    /// Bytes a table of this side takes with every lasting slab built (`lasting_rows` as
-    /// in [`QuadrantTable::new`]) and no passing one; for sides beyond the counted ones, a
-    /// lower bound.
-    pub fn bytes(side: u32, lasting_rows: u32) -> u64 {
-        let (placements, slabs) = if lasting_rows == side {
-            (counted(&PLACEMENTS, side), 1u64 << side.min(31))
-        } else {
-            (counted(&BELOW_LAST_ROW, side), 1u64 << lasting_rows.min(31))
-        };
-        placements
+    /// Bytes a table of this side takes with every slab built; for sides beyond the
+    /// counted ones, a lower bound.
+    pub fn bytes(side: u32) -> u64 {
+        let slabs = 1u64 << side.min(31);
+        counted(&PLACEMENTS, side)
             .saturating_mul(8)
             .saturating_add(slabs.saturating_mul(4 << side.min(31)))
     }
@@ -185,14 +101,13 @@ impl QuadrantTable {
             .saturating_add(4 << side.min(31))
     }
 
-    /// Bytes the slabs alive now take.
+    /// Bytes the table holds now.
     pub fn heap_bytes(&self) -> u64 {
-        let cells = self.lasting.len() * size_of::<OnceLock<Slab>>()
-            + self.passing.len() * size_of::<Mutex<Weak<Held>>>();
-        self.live.load(Ordering::Relaxed) + cells as u64
+        let cells = self.slabs.len() * size_of::<OnceLock<Slab>>();
+        self.built_bytes() + cells as u64
     }
 
-    /// Bytes of every slab built so far, those dropped since included.
+    /// Bytes of every slab built so far.
     pub fn built_bytes(&self) -> u64 {
         self.built.load(Ordering::Relaxed)
     }
@@ -204,32 +119,6 @@ fn counted(list: &[u64; 14], side: u32) -> u64 {
     match list.get(side as usize) {
         Some(&p) => p,
         None => list[last].saturating_mul(GROWTH_LOWER_BOUND.saturating_pow(side - last as u32)),
-    }
-}
-
-impl SlabRef<'_> {
-    /// The placements on exactly these columns.
-    #[inline]
-    pub fn pieces(&self, columns: u32) -> &[u64] {
-        match self {
-            SlabRef::Lasting(slab) => slab.pieces(columns),
-            SlabRef::Passing(held) => held.slab.pieces(columns),
-        }
-    }
-
-    /// A handle that keeps a passing slab alive, so that workers reading the same rows
-    /// soon after share it (`None` for a lasting slab).
-    pub fn keep(self) -> Option<Keep> {
-        match self {
-            SlabRef::Lasting(_) => None,
-            SlabRef::Passing(held) => Some(Keep { _held: held }),
-        }
-    }
-}
-
-impl Drop for Held {
-    fn drop(&mut self) {
-        self.live.fetch_sub(self.slab.bytes(), Ordering::Relaxed);
     }
 }
 
@@ -255,7 +144,7 @@ impl Slab {
 
     /// The placements on exactly these columns.
     #[inline]
-    fn pieces(&self, columns: u32) -> &[u64] {
+    pub fn pieces(&self, columns: u32) -> &[u64] {
         let columns = columns as usize;
         &self.pieces[self.offsets[columns] as usize..self.offsets[columns + 1] as usize]
     }
@@ -361,7 +250,7 @@ mod tests {
     #[test]
     fn the_table_holds_every_placement_once_in_its_cell() {
         for side in 1..=6 {
-            let table = QuadrantTable::new(side, side);
+            let table = QuadrantTable::new(side);
             let mut want = brute_force(side);
             assert_eq!(want.len() as u64, PLACEMENTS[side as usize]);
             let mut got = Vec::new();
@@ -381,7 +270,7 @@ mod tests {
     #[test]
     fn slabs_built_by_need_hold_the_whole_table_up_to_side_8() {
         for side in 1..=8 {
-            let table = QuadrantTable::new(side, side);
+            let table = QuadrantTable::new(side);
             let mut pieces = 0u64;
             for rows in 0..1u32 << side {
                 let before = table.heap_bytes();
@@ -405,13 +294,13 @@ mod tests {
 
     #[test]
     fn a_slab_is_built_only_when_asked_for() {
-        let table = QuadrantTable::new(10, 10);
+        let table = QuadrantTable::new(10);
         let empty = table.heap_bytes();
         table.slab(0b1011).pieces(0b110100);
         let one = table.heap_bytes() - empty;
         table.slab(0b1011).pieces(0b111);
         assert_eq!(table.heap_bytes() - empty, one, "the same slab");
-        assert!(table.lasting.iter().filter(|s| s.get().is_some()).count() == 1);
+        assert!(table.slabs.iter().filter(|s| s.get().is_some()).count() == 1);
     }
 
     #[test]
@@ -419,21 +308,18 @@ mod tests {
         for side in 8..PLACEMENTS.len() {
             assert!(PLACEMENTS[side] >= PLACEMENTS[side - 1] * 7);
         }
-        assert!(QuadrantTable::bytes(14, 14) >= PLACEMENTS[13] * 9 * 8);
-        assert_eq!(QuadrantTable::bytes(4, 4), 87 * 8 + 16 * 4 * 16);
-        assert_eq!(QuadrantTable::bytes(4, 3), 37 * 8 + 8 * 4 * 16);
+        assert!(QuadrantTable::bytes(14) >= PLACEMENTS[13] * 9 * 8);
+        assert_eq!(QuadrantTable::bytes(4), 87 * 8 + 16 * 4 * 16);
         assert_eq!(QuadrantTable::slab_bytes(4), 10 * 8 + 4 * 16);
     }
 
     #[test]
     fn the_counted_sizes_are_those_of_the_slabs() {
         for side in 1..=8u32 {
-            let table = QuadrantTable::new(side, side);
+            let table = QuadrantTable::new(side);
             let sizes: Vec<u64> = (0..1u32 << side)
-                .map(|rows| table.lasting_slab(rows).pieces.len() as u64)
+                .map(|rows| table.slab(rows).pieces.len() as u64)
                 .collect();
-            let below_last: u64 = sizes[..1 << (side - 1)].iter().sum();
-            assert_eq!(below_last, BELOW_LAST_ROW[side as usize], "side {side}");
             assert_eq!(sizes.iter().max(), Some(&LARGEST_SLAB[side as usize]));
         }
     }
@@ -471,9 +357,7 @@ mod tests {
     fn check_the_constants(sides: std::ops::RangeInclusive<u32>) {
         for side in sides {
             let counts = placements_by_rows(side);
-            let below_last: u64 = counts[..1 << (side - 1)].iter().sum();
             assert_eq!(counts.iter().sum::<u64>(), PLACEMENTS[side as usize]);
-            assert_eq!(below_last, BELOW_LAST_ROW[side as usize], "side {side}");
             assert_eq!(counts.iter().max(), Some(&LARGEST_SLAB[side as usize]));
         }
     }
@@ -487,33 +371,5 @@ mod tests {
     #[ignore = "sides 11 to 13: about two minutes in release mode"]
     fn the_constants_are_counted_again_up_to_side_13() {
         check_the_constants(11..=13);
-    }
-
-    #[test]
-    fn passing_slabs_hold_the_same_pieces_and_go_when_no_one_holds_them() {
-        for side in 2..=7u32 {
-            let whole = QuadrantTable::new(side, side);
-            let table = QuadrantTable::new(side, side - 1);
-            for rows in 0..1u32 << side {
-                let slab = table.slab(rows);
-                for columns in 0..1u32 << side {
-                    assert_eq!(slab.pieces(columns), whole.slab(rows).pieces(columns));
-                }
-            }
-        }
-        let table = QuadrantTable::new(8, 7);
-        let lasting = table.slab(0b0111_0110).keep();
-        assert!(lasting.is_none());
-        let before = table.heap_bytes();
-        let held = table.slab(0b1011_0110).keep();
-        let again = table.slab(0b1011_0110);
-        let built = table.built_bytes();
-        assert!(table.heap_bytes() > before);
-        drop(held);
-        assert!(table.heap_bytes() > before, "still held by `again`");
-        drop(again);
-        assert_eq!(table.heap_bytes(), before, "dropped with its last holder");
-        drop(table.slab(0b1011_0110));
-        assert!(table.built_bytes() > built, "built again when asked again");
     }
 }

@@ -1,0 +1,248 @@
+//! An odd board split around its centre row and column: the join's sub-problems there.
+//!
+//! # The split
+//! On an odd board, `n = 2m + 1`, every solution has a queen on the centre row (row `m`)
+//! and one on the centre column (column `m`). Either one queen stands on the centre square
+//! (a *central* solution), or the centre column's queen stands on a row `a != m` and the
+//! centre row's on a column `b != m`, with `|a - m| != |b - m|` (else they would share a
+//! diagonal). Take those queens away with their rows and columns: the others stand in four
+//! `m` x `m` quadrants, West being columns `[0, m)` and East `[m + 1, n)`, less column
+//! `b`. The join counts them as on an even board, every half-board barred from the taken
+//! queens' diagonals. Barring those diagonals thins both halves, so a row set has far
+//! fewer pairs to test than with one half a column wider (N = 17: a sixth, counted
+//! without cuts).
+//!
+//! # Symmetry
+//! The eight symmetries of the square map the centre row and column onto themselves.
+//! With `α = a - m` and `β = b - m`, they act on `(α, β)` by changing either sign and by
+//! swapping the two (a transpose makes the column's queen the row's): an orbit of eight
+//! pairs, none fixed (`α, β != 0`, `|α| != |β|`), with one member where `a < b < m`. So
+//! the solutions that are not central are 8 times those with `a < b < m`: one *class*
+//! per such pair, `m(m - 1)/2` of them. There the centre row's queen stands in West,
+//! which keeps `m - 1` columns and rows, and East keeps all `m`.
+//!
+//! A central solution's queen bars both long diagonals, and the north-south and
+//! east-west reflections keep it: the first maps East's row set `R` to its reverse, the
+//! second to its complement (the halves swapped). A row set stands for its orbit under
+//! those (1, 2 or 4 row sets): the smallest is counted, weighted by the orbit's size.
+//!
+//! # Sub-problems
+//! Sub-problem `i` is the `i`-th of East's row sets (any `m` rows but the centre one), in
+//! increasing order: C(2m, m) of them, 184,756 at N = 21. It builds East's half-boards on
+//! those rows once, and counts them (less those on a barred diagonal) against West's for
+//! every *pin* the rows allow: the central queen, if the row set is the smallest of its
+//! orbit, and each class `(a, b)` whose row `a` is West's. Its tally is weighted already
+//! (the orbit's size, or 8), so its weight as a sub-problem is 1. It touches at most
+//! `m + 3` slabs of the table: East's north and south, West's south, and West's north
+//! without each `a`.
+
+use super::geometry::{Geometry, Half, for_each_subset_of, reverse_rows};
+
+/// The sub-problems of an odd board.
+pub(super) struct Cross {
+    /// `n = 2m + 1`.
+    m: u32,
+    /// East's row sets (bit `r` for row `r`), in increasing order.
+    row_sets: Vec<u32>,
+}
+
+/// One way the centre row and column hold their queens, on one row set: East's half (its
+/// barred diagonals: the centre column's queen's), the key bits East's half-boards must
+/// also lack (the centre row's queen's, all inside the bands), West's half and rows, and
+/// what each solution found stands for. Consecutive pins share East's half while the
+/// centre column's queen stays.
+pub(super) struct Pin {
+    pub(super) east: Half,
+    pub(super) east_bars: u64,
+    pub(super) west: Half,
+    pub(super) west_rows: u32,
+    pub(super) weight: u64,
+}
+
+impl Cross {
+    pub(super) fn new(g: &Geometry) -> Cross {
+        assert!(g.is_cross());
+        let m = g.side;
+        let mut row_sets = Vec::new();
+        for_each_subset_of(Self::open(g), m, |rows| row_sets.push(rows));
+        Cross { m, row_sets }
+    }
+
+    /// Every row but the centre one.
+    fn open(g: &Geometry) -> u32 {
+        ((1u32 << g.n) - 1) ^ 1 << g.side
+    }
+
+    pub(super) fn len(&self) -> usize {
+        self.row_sets.len()
+    }
+
+    /// Bytes of its list.
+    pub(super) fn heap_bytes(&self) -> u64 {
+        self.row_sets.len() as u64 * 4
+    }
+
+    /// East's rows in sub-problem `id`.
+    pub(super) fn row_set(&self, id: usize) -> u32 {
+        self.row_sets[id]
+    }
+
+    /// How many row sets the central solutions on East's `rows` stand for: the size of
+    /// its orbit under the two reflections when it is the smallest there, else 0.
+    pub(super) fn central_weight(g: &Geometry, rows: u32) -> u64 {
+        let open = Self::open(g);
+        let mut orbit = [
+            rows,
+            reverse_rows(rows, g.n),
+            open ^ rows,
+            reverse_rows(open ^ rows, g.n),
+        ];
+        if orbit.iter().any(|&other| other < rows) {
+            return 0;
+        }
+        orbit.sort_unstable();
+        1 + orbit.windows(2).filter(|w| w[0] != w[1]).count() as u64
+    }
+
+    /// Calls `f` with each pin East's `rows` allow (the central one first, then by the
+    /// row of the centre column's queen), until it returns `false`.
+    pub(super) fn for_each_pin(&self, g: &Geometry, rows: u32, mut f: impl FnMut(Pin) -> bool) {
+        let m = self.m;
+        let west_rows = Self::open(g) ^ rows;
+        let central = Self::central_weight(g, rows);
+        if central > 0 {
+            let bars = Bars::of_queen(m, m, m);
+            let pin = Pin {
+                east: bars.half(g, true, None),
+                east_bars: 0,
+                west: bars.half(g, false, None),
+                west_rows,
+                weight: central,
+            };
+            if !f(pin) {
+                return;
+            }
+        }
+        for a in (0..m).filter(|a| west_rows >> a & 1 != 0) {
+            let column_queen = Bars::of_queen(m, a, m);
+            let east = column_queen.half(g, true, None);
+            for b in a + 1..m {
+                let row_queen = Bars::of_queen(m, m, b);
+                let both = Bars {
+                    d1: column_queen.d1 | row_queen.d1,
+                    d2: column_queen.d2 | row_queen.d2,
+                };
+                let pin = Pin {
+                    east,
+                    east_bars: g.key_of_diagonals(row_queen.d1, row_queen.d2),
+                    west: both.half(g, false, Some(b)),
+                    west_rows: west_rows ^ 1 << a,
+                    weight: 8,
+                };
+                if !f(pin) {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// The diagonals the queens of the centre row and column take, as board bit sets.
+struct Bars {
+    d1: u64,
+    d2: u64,
+}
+
+impl Bars {
+    /// The diagonals of the queen on (`row`, `column`), the board's centre being `m`
+    /// (d2 = r - c + 2m).
+    fn of_queen(m: u32, row: u32, column: u32) -> Bars {
+        Bars {
+            d1: 1 << (row + column),
+            d2: 1 << (row + 2 * m - column),
+        }
+    }
+
+    /// A half with these diagonals barred in both its quadrants, without column `lost`.
+    fn half(&self, g: &Geometry, east: bool, lost: Option<u32>) -> Half {
+        let mut half = g.half(east);
+        if let Some(column) = lost {
+            half.columns ^= 1 << column;
+        }
+        half.blocked =
+            [0, g.south_row].map(|row| g.local_diagonals(self.d1, self.d2, row, half.column));
+        half
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::join::Join;
+    use super::super::join::tests::check_counts;
+    use super::*;
+    use crate::cpu::KernelLevel;
+
+    /// Each sub-problem counts what the module docs say, from the solutions themselves:
+    /// on East's rows, the central ones times the row set's central weight, and 8 times
+    /// those with the queens of a class.
+    #[test]
+    fn each_sub_problem_counts_the_solutions_it_stands_for() {
+        for n in (5..=11).step_by(2) {
+            let g = Geometry::new(n);
+            let cross = Cross::new(&g);
+            let plan = Join::new(n, None, 1).unwrap();
+            assert_eq!(plan.len(), cross.len());
+            let mut scratch = plan.scratch(KernelLevel::detect());
+            let m = n / 2;
+            let mut want = std::collections::HashMap::<u32, u64>::new();
+            for s in crate::oracle::all_solutions(n) {
+                let rows = (0..n)
+                    .filter(|&r| s[r] > m)
+                    .fold(0u32, |set, r| set | 1 << r);
+                let a = (0..n).find(|&r| s[r] == m).unwrap();
+                let weight = if a == m {
+                    Cross::central_weight(&g, rows)
+                } else if a < s[m] && s[m] < m {
+                    8
+                } else {
+                    0
+                };
+                *want.entry(rows).or_default() += weight;
+            }
+            let ids = (0..cross.len()).map(|id| (id, cross.row_set(id)));
+            check_counts(&plan, &mut scratch, ids, &want);
+        }
+    }
+
+    /// Each central row set stands for its orbit, each class for eight.
+    #[test]
+    fn the_weights_cover_every_row_set_and_class_once() {
+        for n in (5..=15).step_by(2) {
+            let g = Geometry::new(n);
+            let cross = Cross::new(&g);
+            let m = n as u32 / 2;
+            let central: u64 = (0..cross.len())
+                .map(|id| Cross::central_weight(&g, cross.row_set(id)))
+                .sum();
+            assert_eq!(central, binomial(2 * m, m), "n = {n}");
+            let mut classes = 0;
+            for id in 0..cross.len() {
+                cross.for_each_pin(&g, cross.row_set(id), |pin| {
+                    classes += u32::from(pin.weight == 8);
+                    true
+                });
+            }
+            // Each class (a, b) is pinned on every row set without row a.
+            let per_class = binomial(2 * m - 1, m) as u32;
+            assert_eq!(
+                8 * classes,
+                ((2 * m) * (2 * m) - 2 * (2 * m)) * per_class,
+                "n = {n}"
+            );
+        }
+    }
+
+    fn binomial(n: u32, k: u32) -> u64 {
+        (0..u64::from(k)).fold(1, |c, i| c * (u64::from(n) - i) / (i + 1))
+    }
+}
