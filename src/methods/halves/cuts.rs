@@ -1,6 +1,9 @@
 //! Sorting keys into buckets by a few of their bits (the pair counter's *cuts*): a
 //! counting sort by the value of the cut bits, each key stored without them. The bits
 //! come out by shifts, or by one PEXT where BMI2 has it fast ([`crate::cpu::fast_pext`]).
+//! Also the other passes over a load's keys: squeezing them, keeping those clear of bars.
+
+use crate::cpu::KernelLevel;
 
 /// Sorts `keys` into `sorted` by the value of their cut bits `bits` (lowest first; value
 /// bit `i` is `bits[i]`), each without its cut bits; value `v`'s keys are then
@@ -114,6 +117,89 @@ fn squeeze_bmi2(mask: u64, keys: &[u64], out: &mut Vec<u64>) {
     );
 }
 
+/// Sets `out` to the keys that hold none of `bars`, in order. Without a branch (about half
+/// are kept, and a mispredicted branch a key cost a fifth of N = 21's time): by a
+/// permutation of four keys at a time with AVX2, else by writing every key and moving on
+/// past the kept ones.
+pub(super) fn keep_clear(kernel: KernelLevel, keys: &[u64], bars: u64, out: &mut Vec<u64>) {
+    out.clear();
+    #[cfg(target_arch = "x86_64")]
+    if kernel >= KernelLevel::Avx2 {
+        // SAFETY: a kernel level is only used where the CPU has it (see `crate::cpu`).
+        unsafe { keep_clear_avx2(keys, bars, out) };
+        return;
+    }
+    let _ = kernel;
+    out.resize(keys.len(), 0);
+    let mut kept = 0;
+    for &key in keys {
+        out[kept] = key;
+        kept += usize::from(key & bars == 0);
+    }
+    out.truncate(kept);
+}
+
+/// For each set of kept lanes of four 64-bit keys, the 32-bit lanes that bring them
+/// together at the low end.
+#[cfg(target_arch = "x86_64")]
+const PACK_LANES: [[i32; 8]; 16] = {
+    let mut table = [[0; 8]; 16];
+    let mut kept = 0;
+    while kept < 16 {
+        let (mut lane, mut to) = (0, 0);
+        while lane < 4 {
+            if kept >> lane & 1 != 0 {
+                table[kept][2 * to] = 2 * lane as i32;
+                table[kept][2 * to + 1] = 2 * lane as i32 + 1;
+                to += 1;
+            }
+            lane += 1;
+        }
+        kept += 1;
+    }
+    table
+};
+
+/// [`keep_clear`] with AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,popcnt")]
+fn keep_clear_avx2(keys: &[u64], bars: u64, out: &mut Vec<u64>) {
+    use std::arch::x86_64::{
+        __m256i, _mm256_and_si256, _mm256_castsi256_pd, _mm256_cmpeq_epi64,
+        _mm256_loadu_si256, _mm256_movemask_pd, _mm256_permutevar8x32_epi32,
+        _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_storeu_si256,
+    };
+    out.reserve(keys.len());
+    let to = out.as_mut_ptr();
+    let bars_lanes = _mm256_set1_epi64x(bars as i64);
+    let mut quads = keys.chunks_exact(4);
+    let mut kept = 0;
+    for quad in quads.by_ref() {
+        // SAFETY: the load reads the four keys of `quad`; the store writes four slots
+        // from `kept`, which is at most the keys read before this quad, so inside the
+        // capacity reserved for `keys.len()`.
+        unsafe {
+            let lanes = _mm256_loadu_si256(quad.as_ptr().cast::<__m256i>());
+            let clear =
+                _mm256_cmpeq_epi64(_mm256_and_si256(lanes, bars_lanes), _mm256_setzero_si256());
+            let mask = _mm256_movemask_pd(_mm256_castsi256_pd(clear)) as usize;
+            let order = _mm256_loadu_si256(PACK_LANES[mask].as_ptr().cast::<__m256i>());
+            let packed = _mm256_permutevar8x32_epi32(lanes, order);
+            _mm256_storeu_si256(to.add(kept).cast::<__m256i>(), packed);
+            kept += mask.count_ones() as usize;
+        }
+    }
+    for &key in quads.remainder() {
+        if key & bars == 0 {
+            // SAFETY: as above, one slot.
+            unsafe { to.add(kept).write(key) };
+            kept += 1;
+        }
+    }
+    // SAFETY: the first `kept` slots were written.
+    unsafe { out.set_len(kept) };
+}
+
 /// Packing the bits of a mask down, bit by bit.
 struct Pack(u64);
 
@@ -162,6 +248,22 @@ fn sort_by(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_kernel_keeps_the_keys_clear_of_the_bars_in_order() {
+        let mut rng = fastrand::Rng::with_seed(13);
+        for len in [0, 1, 3, 4, 5, 8, 63, 1000] {
+            let keys: Vec<u64> = (0..len).map(|_| rng.u64(..) & rng.u64(..)).collect();
+            for bars in [0, 1, 1 << 5 | 1 << 40, rng.u64(..) & rng.u64(..) & rng.u64(..)] {
+                let want: Vec<u64> = keys.iter().copied().filter(|k| k & bars == 0).collect();
+                for kernel in KernelLevel::available() {
+                    let mut out = vec![7; 3];
+                    keep_clear(kernel, &keys, bars, &mut out);
+                    assert_eq!(out, want, "{kernel:?}, {len} keys");
+                }
+            }
+        }
+    }
 
     #[test]
     fn squeezing_keeps_the_bits_of_the_mask_in_order() {

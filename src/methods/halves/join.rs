@@ -2,6 +2,7 @@
 //! and the worker loop that counts one row set at a time.
 
 use super::cross::Cross;
+use super::cuts;
 use super::geometry::{Geometry, for_each_subset, reverse_rows};
 use super::half_boards::HalfScratch;
 use super::pairs::PairCounter;
@@ -327,12 +328,12 @@ impl Join {
     ) -> Option<Tally> {
         let g = &self.geometry;
         let Scratch {
+            kernel,
             counter,
             patterns: east,
             classes,
             half,
             cleared,
-            ..
         } = scratch;
         let mut tally = Some(Tally::default());
         let mut east_built_for = None;
@@ -350,7 +351,7 @@ impl Join {
             let east = if pin.east_bars == 0 {
                 east.as_slice()
             } else {
-                keep_clear(east, pin.east_bars, cleared);
+                cuts::keep_clear(*kernel, east, pin.east_bars, cleared);
                 cleared.as_slice()
             };
             west.clear();
@@ -412,21 +413,6 @@ pub struct Scratch {
     /// The west keys by class (0, 1 or 2 long diagonals held).
     classes: [Vec<u64>; 3],
     half: HalfScratch,
-}
-
-/// Sets `out` to the keys that hold none of `bars`, in order. Without a branch: about
-/// half are kept, and a mispredicted branch per key cost more than the counting it saves
-/// (a fifth of N = 21's time).
-#[inline(always)]
-fn keep_clear(keys: &[u64], bars: u64, out: &mut Vec<u64>) {
-    out.clear();
-    out.resize(keys.len(), 0);
-    let mut kept = 0;
-    for &key in keys {
-        out[kept] = key;
-        kept += usize::from(key & bars == 0);
-    }
-    out.truncate(kept);
 }
 
 /// How many pairs of `a` and `b` share no bit, `None` if halted: the smaller side is
