@@ -105,14 +105,15 @@ fn an_estimate_refuses_what_count_would_refuse() {
 
 #[test]
 fn shards_are_estimated_where_only_a_shard_fits() {
-    // 400 MB of address space (the budget counts half): the whole N = 21 by halves does
-    // not fit, a shard of two row sets does, and its estimate is given.
+    // 400 MB of address space (the budget counts half): the whole N = 23 by halves does
+    // not fit (its table is 550 MB), a shard of four row sets does, and its estimate is
+    // given.
     let nq = assert_cmd::cargo::cargo_bin("nqueens");
     let run = |args: &str| {
         std::process::Command::new("sh")
             .arg("-c")
             .arg(format!(
-                "ulimit -v 400000 && exec '{}' estimate 21 --method halves --seconds 0.3 {args}",
+                "ulimit -v 400000 && exec '{}' estimate 23 --method halves --seconds 0.3 {args}",
                 nq.display()
             ))
             .output()
@@ -120,12 +121,12 @@ fn shards_are_estimated_where_only_a_shard_fits() {
     };
     let whole = run("");
     assert_eq!(whole.status.code(), Some(2), "the whole count is refused");
-    let shard = run("--shards 100000");
+    let shard = run("--shards 200000");
     let stdout = String::from_utf8_lossy(&shard.stdout);
     assert!(
         shard.status.success(),
         "{}",
         String::from_utf8_lossy(&shard.stderr)
     );
-    assert!(stdout.contains("in 100000 shards"), "{stdout}");
+    assert!(stdout.contains("in 200000 shards"), "{stdout}");
 }

@@ -149,8 +149,8 @@ const PACK_LANES: [[i32; 8]; 16] = {
         let (mut lane, mut to) = (0, 0);
         while lane < 4 {
             if kept >> lane & 1 != 0 {
-                table[kept][2 * to] = 2 * lane as i32;
-                table[kept][2 * to + 1] = 2 * lane as i32 + 1;
+                table[kept][2 * to] = 2 * lane;
+                table[kept][2 * to + 1] = 2 * lane + 1;
                 to += 1;
             }
             lane += 1;
@@ -165,9 +165,9 @@ const PACK_LANES: [[i32; 8]; 16] = {
 #[target_feature(enable = "avx2,popcnt")]
 fn keep_clear_avx2(keys: &[u64], bars: u64, out: &mut Vec<u64>) {
     use std::arch::x86_64::{
-        __m256i, _mm256_and_si256, _mm256_castsi256_pd, _mm256_cmpeq_epi64,
-        _mm256_loadu_si256, _mm256_movemask_pd, _mm256_permutevar8x32_epi32,
-        _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_storeu_si256,
+        __m256i, _mm256_and_si256, _mm256_castsi256_pd, _mm256_cmpeq_epi64, _mm256_loadu_si256,
+        _mm256_movemask_pd, _mm256_permutevar8x32_epi32, _mm256_set1_epi64x, _mm256_setzero_si256,
+        _mm256_storeu_si256,
     };
     out.reserve(keys.len());
     let to = out.as_mut_ptr();
@@ -254,7 +254,12 @@ mod tests {
         let mut rng = fastrand::Rng::with_seed(13);
         for len in [0, 1, 3, 4, 5, 8, 63, 1000] {
             let keys: Vec<u64> = (0..len).map(|_| rng.u64(..) & rng.u64(..)).collect();
-            for bars in [0, 1, 1 << 5 | 1 << 40, rng.u64(..) & rng.u64(..) & rng.u64(..)] {
+            for bars in [
+                0,
+                1,
+                1 << 5 | 1 << 40,
+                rng.u64(..) & rng.u64(..) & rng.u64(..),
+            ] {
                 let want: Vec<u64> = keys.iter().copied().filter(|k| k & bars == 0).collect();
                 for kernel in KernelLevel::available() {
                     let mut out = vec![7; 3];

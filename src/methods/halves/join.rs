@@ -59,10 +59,17 @@ impl Join {
 
     /// Bytes one worker's buffers (the keys of a row set, the bit-sliced patterns, the
     /// south pieces) may reach on board `n`: an envelope of what was measured (peak
-    /// memory with 8 or 16 workers less with 1, per worker, on shards): N = 18: 1 MB,
-    /// 20: 7.5 MB, 21: 29 to 40 MB, 22: 37 MB. It is 15 MB at N = 20 and grows 2.5x per N.
+    /// memory with more workers less with 1, per worker, on shards). Even boards (8 or 16
+    /// workers): N = 18: 1 MB, 20: 7.5 MB, 22: 37 MB; the envelope is 15 MB at N = 20 and
+    /// grows 2.5x per N. Odd boards, whose halves are a column narrower and thinned by
+    /// the centre's queens (4 workers): N = 21: 6 MB, 23: 28 MB, 25: 80 MB; the envelope
+    /// is 10 MB at N = 21 and grows 1.8x per N.
     pub fn worker_bytes(n: usize) -> u64 {
-        (15e6 * 2.5f64.powi(n as i32 - 20)) as u64
+        if n % 2 == 1 {
+            (10e6 * 1.8f64.powi(n as i32 - 21)) as u64
+        } else {
+            (15e6 * 2.5f64.powi(n as i32 - 20)) as u64
+        }
     }
 
     /// Bytes of the table a run needs that counts one of `parts` shares of the
