@@ -51,50 +51,6 @@ enum Split {
 }
 
 impl Join {
-    /// Bytes the quadrant table for `n` needs, every slab built.
-    pub fn table_bytes(n: usize) -> u64 {
-        let g = Geometry::new(n);
-        QuadrantTable::bytes(g.side)
-    }
-
-    /// Bytes one worker's buffers (the keys of a row set, the bit-sliced patterns, the
-    /// south pieces) may reach on board `n`: an envelope of what was measured (peak
-    /// memory with more workers less with 1, per worker, on shards). Even boards (8 or 16
-    /// workers): N = 18: 1 MB, 20: 7.5 MB, 22: 37 MB; the envelope is 15 MB at N = 20 and
-    /// grows 2.5x per N. Odd boards, whose halves are a column narrower and thinned by
-    /// the centre's queens (4 workers): N = 21: 6 MB, 23: 28 MB, 25: 80 MB; the envelope
-    /// is 10 MB at N = 21 and grows 1.8x per N.
-    pub fn worker_bytes(n: usize) -> u64 {
-        if n % 2 == 1 {
-            (10e6 * 1.8f64.powi(n as i32 - 21)) as u64
-        } else {
-            (15e6 * 2.5f64.powi(n as i32 - 20)) as u64
-        }
-    }
-
-    /// Bytes of the table a run needs that counts one of `parts` shares of the
-    /// `subproblems`: at most the slabs those touch, never more than the whole table.
-    /// A row set touches four (north and south, east and west); a group of an odd board's
-    /// (see `cross`) shares its two south slabs and touches two north ones per north part.
-    fn table_bytes_for(n: usize, subproblems: usize, parts: usize) -> u64 {
-        let g = Geometry::new(n);
-        let touched = subproblems.div_ceil(parts.max(1)) as u64;
-        let slabs = if g.is_cross() {
-            u64::from(g.side) + 3
-        } else {
-            4
-        };
-        let slab = QuadrantTable::slab_bytes(g.side);
-        Join::table_bytes(n).min(touched.saturating_mul(slabs).saturating_mul(slab))
-    }
-
-    /// Bytes this plan's run of one of `parts` shares (1: the whole count) needs with
-    /// `workers` workers: its part of the table and every worker's buffers.
-    pub fn memory_need_for_part(&self, workers: usize, parts: usize) -> u64 {
-        Join::table_bytes_for(self.n, self.len(), parts)
-            .saturating_add((workers as u64).saturating_mul(Join::worker_bytes(self.n)))
-    }
-
     /// Whether this build can count board `n` by halves, memory allowing.
     pub fn takes(n: usize) -> bool {
         (MIN_N..=MAX_N).contains(&n)
@@ -188,12 +144,6 @@ impl Join {
             Split::Cross(cross) => cross.heap_bytes(),
         };
         self.table.heap_bytes() + listed
-    }
-
-    /// Bytes the largest slab of this board's table takes: a row set in hand adds at most
-    /// four.
-    pub fn slab_bytes(&self) -> u64 {
-        QuadrantTable::slab_bytes(Geometry::new(self.n).side)
     }
 
     /// Bytes of every slab of the table built so far, those dropped since included.
@@ -547,7 +497,7 @@ pub(super) mod tests {
 
     /// Asserts that each sub-problem `id` on East's `rows` counts `want[rows]` (0 if
     /// absent).
-    pub(in super::super) fn check_counts(
+    pub(crate) fn check_counts(
         plan: &Join,
         scratch: &mut Scratch,
         ids: impl Iterator<Item = (usize, u32)>,

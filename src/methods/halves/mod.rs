@@ -69,13 +69,14 @@
 //! quadrant placements; [`half_boards`] builds a row set's half-boards from it (pairing pieces by
 //! `piece_pairs`' kernels); [`pairs`]
 //! counts the disjoint pairs; `cross` splits an odd board around its centre; [`join`] is
-//! the method: its sub-problems, weights and worker loop.
+//! the method: its sub-problems, weights and worker loop; `memory` what it needs.
 
 mod cross;
 mod cuts;
 pub mod geometry;
 pub mod half_boards;
 pub mod join;
+mod memory;
 pub mod pairs;
 mod piece_pairs;
 pub mod quadrants;
