@@ -40,8 +40,6 @@ use super::geometry::{Geometry, Half, for_each_subset_of, reverse_rows};
 
 /// The sub-problems of an odd board.
 pub(super) struct Cross {
-    /// `n = 2m + 1`.
-    m: u32,
     /// East's row sets (bit `r` for row `r`), in increasing order.
     row_sets: Vec<u32>,
 }
@@ -62,10 +60,9 @@ pub(super) struct Pin {
 impl Cross {
     pub(super) fn new(g: &Geometry) -> Cross {
         assert!(g.is_cross());
-        let m = g.side;
         let mut row_sets = Vec::new();
-        for_each_subset_of(Self::open(g), m, |rows| row_sets.push(rows));
-        Cross { m, row_sets }
+        for_each_subset_of(Self::open(g), g.side, |rows| row_sets.push(rows));
+        Cross { row_sets }
     }
 
     /// Every row but the centre one.
@@ -106,8 +103,9 @@ impl Cross {
 
     /// Calls `f` with each pin East's `rows` allow (the central one first, then by the
     /// row of the centre column's queen), until it returns `false`.
-    pub(super) fn for_each_pin(&self, g: &Geometry, rows: u32, mut f: impl FnMut(Pin) -> bool) {
-        let m = self.m;
+    pub(super) fn for_each_pin(g: &Geometry, rows: u32, mut f: impl FnMut(Pin) -> bool) {
+        // `n = 2m + 1`: the centre row and column are `m`.
+        let m = g.side;
         let west_rows = Self::open(g) ^ rows;
         let central = Self::central_weight(g, rows);
         if central > 0 {
@@ -227,7 +225,7 @@ mod tests {
             assert_eq!(central, binomial(2 * m, m), "n = {n}");
             let mut classes = 0;
             for id in 0..cross.len() {
-                cross.for_each_pin(&g, cross.row_set(id), |pin| {
+                Cross::for_each_pin(&g, cross.row_set(id), |pin| {
                     classes += u32::from(pin.weight == 8);
                     true
                 });

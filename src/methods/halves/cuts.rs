@@ -140,9 +140,9 @@ pub(super) fn keep_clear(kernel: KernelLevel, keys: &[u64], bars: u64, out: &mut
 }
 
 /// For each set of kept lanes of four 64-bit keys, the 32-bit lanes that bring them
-/// together at the low end.
+/// together at the low end (for AVX2's VPERMD: here and in `piece_pairs`).
 #[cfg(target_arch = "x86_64")]
-const PACK_LANES: [[i32; 8]; 16] = {
+pub(super) const PACK_LANES: [[i32; 8]; 16] = {
     let mut table = [[0; 8]; 16];
     let mut kept = 0;
     while kept < 16 {

@@ -213,7 +213,7 @@ impl Join {
     ) -> Option<Tally> {
         match &self.split {
             Split::RowSets(row_sets) => self.count_row_set(row_sets[id], scratch, halted),
-            Split::Cross(cross) => self.count_pins(cross, cross.row_set(id), scratch, halted),
+            Split::Cross(cross) => self.count_pins(cross.row_set(id), scratch, halted),
         }
     }
 
@@ -278,7 +278,6 @@ impl Join {
     #[inline(always)]
     fn count_pins(
         &self,
-        cross: &Cross,
         east_rows: u32,
         scratch: &mut Scratch,
         halted: &dyn Fn() -> bool,
@@ -295,7 +294,7 @@ impl Join {
         let mut tally = Some(Tally::default());
         let mut east_built_for = None;
         let west = &mut classes[0];
-        cross.for_each_pin(g, east_rows, |pin| {
+        Cross::for_each_pin(g, east_rows, |pin| {
             if east_built_for != Some(pin.east.blocked) {
                 east.clear();
                 let out = std::slice::from_mut(&mut *east);

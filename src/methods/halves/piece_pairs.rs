@@ -280,28 +280,11 @@ unsafe fn pair_avx2<const SPLIT: bool>(
     split: u64,
     sink: &mut Sink,
 ) {
+    use super::cuts::PACK_LANES as PACK;
     use std::arch::x86_64::{
         __m256i, _mm256_and_si256, _mm256_castsi256_pd, _mm256_cmpeq_epi64, _mm256_loadu_si256,
         _mm256_movemask_pd, _mm256_or_si256, _mm256_permutevar8x32_epi32, _mm256_set1_epi64x,
         _mm256_setzero_si256, _mm256_storeu_si256,
-    };
-    /// For each mask of kept 64-bit lanes, the 32-bit lanes that bring them to the front.
-    const PACK: [[i32; 8]; 16] = {
-        let mut table = [[0; 8]; 16];
-        let mut mask = 0;
-        while mask < 16 {
-            let (mut lane, mut at) = (0, 0);
-            while lane < 4 {
-                if mask >> lane & 1 != 0 {
-                    table[mask][2 * at] = 2 * lane;
-                    table[mask][2 * at + 1] = 2 * lane + 1;
-                    at += 1;
-                }
-                lane += 1;
-            }
-            mask += 1;
-        }
-        table
     };
     let steps = south.keys.len() / 4;
     let (low_end, high_end) = sink.ends();
