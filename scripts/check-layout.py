@@ -27,9 +27,9 @@ def module_of(path, src):
 
 def strip(text):
     """The file without its test module, comments and string contents."""
-    cut = text.find("#[cfg(test)]\nmod tests")
-    if cut >= 0:
-        text = text[:cut]
+    tests = re.search(r"#\[cfg\(test\)\]\n(pub(\([^)]*\))? )?mod tests", text)
+    if tests:
+        text = text[: tests.start()]
     text = re.sub(r"//[^\n]*", "", text)
     text = re.sub(r'"(?:[^"\\]|\\.)*"', '""', text)
     return text

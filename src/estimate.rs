@@ -114,8 +114,8 @@ impl Engine {
             .flat_map(|&start| start..(start + RUN).min(order.len()))
             .filter(|&id| !std::mem::replace(&mut seen[id], true))
             .collect();
-        // Each worker's row set in hand may still add four slabs once the table is full.
-        let in_hand = self.threads() as u64 * 4 * join.slab_bytes();
+        // Each worker's row set in hand may still add its slabs once the table is full.
+        let in_hand = self.threads() as u64 * join.row_set_bytes();
         let room = self
             .table_budget(plan.n())
             .map(|budget| budget.saturating_sub(in_hand));

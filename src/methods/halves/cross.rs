@@ -36,7 +36,7 @@
 //! `m + 3` slabs of the table: East's north and south, West's south, and West's north
 //! without each `a`.
 
-use super::geometry::{Geometry, Half, for_each_subset_of, reverse_rows};
+use super::geometry::{Bars, Geometry, Half, for_each_subset_of, reverse_rows};
 
 /// The sub-problems of an odd board.
 pub(super) struct Cross {
@@ -109,7 +109,7 @@ impl Cross {
         let west_rows = Self::open(g) ^ rows;
         let central = Self::central_weight(g, rows);
         if central > 0 {
-            let bars = Bars::of_queen(m, m, m);
+            let bars = Bars::of_queen(g, m, m);
             let pin = Pin {
                 east: bars.half(g, true, None),
                 east_bars: 0,
@@ -122,18 +122,14 @@ impl Cross {
             }
         }
         for a in (0..m).filter(|a| west_rows >> a & 1 != 0) {
-            let column_queen = Bars::of_queen(m, a, m);
+            let column_queen = Bars::of_queen(g, a, m);
             let east = column_queen.half(g, true, None);
             for b in a + 1..m {
-                let row_queen = Bars::of_queen(m, m, b);
-                let both = Bars {
-                    d1: column_queen.d1 | row_queen.d1,
-                    d2: column_queen.d2 | row_queen.d2,
-                };
+                let row_queen = Bars::of_queen(g, m, b);
                 let pin = Pin {
                     east,
-                    east_bars: g.key_of_diagonals(row_queen.d1, row_queen.d2),
-                    west: both.half(g, false, Some(b)),
+                    east_bars: row_queen.key(g),
+                    west: column_queen.and(row_queen).half(g, false, Some(b)),
                     west_rows: west_rows ^ 1 << a,
                     weight: 8,
                 };
@@ -142,34 +138,6 @@ impl Cross {
                 }
             }
         }
-    }
-}
-
-/// The diagonals the queens of the centre row and column take, as board bit sets.
-struct Bars {
-    d1: u64,
-    d2: u64,
-}
-
-impl Bars {
-    /// The diagonals of the queen on (`row`, `column`), the board's centre being `m`
-    /// (d2 = r - c + 2m).
-    fn of_queen(m: u32, row: u32, column: u32) -> Bars {
-        Bars {
-            d1: 1 << (row + column),
-            d2: 1 << (row + 2 * m - column),
-        }
-    }
-
-    /// A half with these diagonals barred in both its quadrants, without column `lost`.
-    fn half(&self, g: &Geometry, east: bool, lost: Option<u32>) -> Half {
-        let mut half = g.half(east);
-        if let Some(column) = lost {
-            half.columns ^= 1 << column;
-        }
-        half.blocked =
-            [0, g.south_row].map(|row| g.local_diagonals(self.d1, self.d2, row, half.column));
-        half
     }
 }
 

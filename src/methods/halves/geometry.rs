@@ -137,6 +137,49 @@ impl Geometry {
     }
 }
 
+/// The diagonals some queens placed apart from the halves take, as board bit sets:
+/// bit `r + c` of `d1`, bit `r - c + n - 1` of `d2`.
+#[derive(Clone, Copy)]
+pub(super) struct Bars {
+    pub(super) d1: u64,
+    pub(super) d2: u64,
+}
+
+impl Bars {
+    /// The diagonals of the queen on (`row`, `column`).
+    pub(super) fn of_queen(g: &Geometry, row: u32, column: u32) -> Bars {
+        Bars {
+            d1: 1 << (row + column),
+            d2: 1 << (row + g.n - 1 - column),
+        }
+    }
+
+    /// These diagonals and `other`'s.
+    pub(super) fn and(self, other: Bars) -> Bars {
+        Bars {
+            d1: self.d1 | other.d1,
+            d2: self.d2 | other.d2,
+        }
+    }
+
+    /// The contact-key bits of these diagonals (those outside the bands left out).
+    pub(super) fn key(self, g: &Geometry) -> u64 {
+        g.key_of_diagonals(self.d1, self.d2)
+    }
+
+    /// A half with these diagonals barred in both its quadrants, without its column
+    /// `lost` (in the quadrants' frame).
+    pub(super) fn half(self, g: &Geometry, east: bool, lost: Option<u32>) -> Half {
+        let mut half = g.half(east);
+        if let Some(column) = lost {
+            half.columns ^= 1 << column;
+        }
+        half.blocked =
+            [0, g.south_row].map(|row| g.local_diagonals(self.d1, self.d2, row, half.column));
+        half
+    }
+}
+
 /// Calls `f` with every `k`-element subset of `0..width`, in increasing order.
 #[inline(always)]
 pub(super) fn for_each_subset(width: u32, k: u32, mut f: impl FnMut(u32)) {

@@ -5,6 +5,7 @@ use super::cross::Cross;
 use super::cuts;
 use super::geometry::{Geometry, for_each_subset, reverse_rows};
 use super::half_boards::HalfScratch;
+use super::inner::{InnerPin, PIN_FROM, inner_pins};
 use super::pairs::PairCounter;
 use super::quadrants::QuadrantTable;
 use crate::cpu::KernelLevel;
@@ -39,6 +40,8 @@ pub struct Join {
     geometry: Geometry,
     table: QuadrantTable,
     split: Split,
+    /// East's half-boards from which an even row set is counted pin by pin (`inner`).
+    pin_from: usize,
 }
 
 /// The sub-problems, by the board's parity.
@@ -58,9 +61,8 @@ impl Join {
 
     /// Lists the row sets and makes the (unbuilt) table, if `n` is in range and the table
     /// fits in `budget` bytes (`None`: no limit). A run that counts one of `parts` shares
-    /// of the row sets needs at most the slabs those touch (four per row set: north and
-    /// south, east and west), so a small shard of a large board fits where the whole
-    /// table would not.
+    /// of the row sets needs at most the slabs those touch (see `memory`), so a small
+    /// shard of a large board fits where the whole table would not.
     pub fn new(n: usize, budget: Option<u64>, parts: usize) -> Result<Join, Refusal> {
         if n > MAX_N {
             return Err(Refusal::Memory {
@@ -88,6 +90,7 @@ impl Join {
             geometry,
             table: QuadrantTable::new(geometry.side),
             split,
+            pin_from: PIN_FROM,
         };
         let needed = Join::table_bytes_for(n, join.len(), parts);
         if budget.is_some_and(|budget| needed > budget) {
@@ -241,35 +244,77 @@ impl Join {
             });
         }
 
-        // The west keys by class (how many long diagonals they hold), class 0 only
-        // where it counts.
+        // West's half-boards count by class (how many long diagonals they hold).
         let plain_weight = self.plain_weight(east_rows);
-        let classes = &mut scratch.classes;
-        classes.iter_mut().for_each(Vec::clear);
-        g.collect_half_boards(
-            &self.table,
-            g.half(false),
-            west_rows,
-            plain_weight > 0,
-            &mut scratch.half,
-            classes,
-        );
-        nodes += classes.iter().map(|c| c.len() as u64).sum::<u64>();
-        let [plain, one, both] = classes.each_ref().map(Vec::as_slice);
-        scratch.counter.load(patterns, &[plain, one, both]);
-        let counter = &mut scratch.counter;
-        let mut count = |items: &[u64]| {
-            if items.is_empty() {
-                Some(0)
-            } else {
-                counter.count_until(items, halted)
-            }
+        let weights = [plain_weight, 2, 4];
+        let solutions = if patterns.len() < self.pin_from {
+            let whole = InnerPin::none(g, west_rows);
+            self.count_west(std::iter::once(whole), weights, scratch, &mut nodes, halted)?
+        } else {
+            let pins = inner_pins(g, west_rows);
+            self.count_west(pins, weights, scratch, &mut nodes, halted)?
         };
-        let (plain, one, both) = (count(plain)?, count(one)?, count(both)?);
-        Some(Tally {
-            solutions: plain_weight * plain + 2 * one + 4 * both,
-            nodes,
-        })
+        Some(Tally { solutions, nodes })
+    }
+
+    /// Counts West's half-boards of each part against East's keys (`scratch.patterns`)
+    /// clear of its pin's queen, weighted by class; `None` if halted. Adds the
+    /// half-boards built to `nodes`.
+    #[inline(always)]
+    fn count_west(
+        &self,
+        parts: impl Iterator<Item = InnerPin>,
+        weights: [u64; 3],
+        scratch: &mut Scratch,
+        nodes: &mut u64,
+        halted: &dyn Fn() -> bool,
+    ) -> Option<u64> {
+        let g = &self.geometry;
+        let Scratch {
+            kernel,
+            counter,
+            patterns: east,
+            classes,
+            half,
+            cleared,
+        } = scratch;
+        let mut solutions = 0;
+        for part in parts {
+            classes.iter_mut().for_each(Vec::clear);
+            // Class 0 only where it counts; a pin on a long diagonal makes it class 1.
+            let keep_plain = part.class > 0 || weights[0] > 0;
+            g.collect_half_boards(
+                &self.table,
+                part.west,
+                part.west_rows,
+                keep_plain,
+                half,
+                classes,
+            );
+            let built = classes.iter().map(|c| c.len() as u64).sum::<u64>();
+            *nodes += built;
+            if built == 0 {
+                continue;
+            }
+            let east = if part.east_bars == 0 {
+                east.as_slice()
+            } else {
+                cuts::keep_clear(*kernel, east, part.east_bars, cleared);
+                cleared.as_slice()
+            };
+            if east.is_empty() {
+                continue;
+            }
+            let [plain, one, both] = classes.each_ref().map(Vec::as_slice);
+            counter.load(east, &[plain, one, both]);
+            // A West half-board holds no long diagonal its pin's queen holds.
+            for (items, weight) in classes.iter().zip(&weights[part.class..]) {
+                if !items.is_empty() {
+                    solutions += weight * counter.count_until(items, halted)?;
+                }
+            }
+        }
+        Some(solutions)
     }
 
     /// Counts the solutions on one row set of an odd board, every pin it allows (see
@@ -364,7 +409,7 @@ pub struct Scratch {
     kernel: KernelLevel,
     counter: PairCounter,
     patterns: Vec<u64>,
-    /// An odd board's east keys clear of one pin's bars.
+    /// East's keys clear of one pin's bars.
     cleared: Vec<u64>,
     /// The west keys by class (0, 1 or 2 long diagonals held).
     classes: [Vec<u64>; 3],
@@ -416,6 +461,29 @@ pub(super) mod tests {
         }
     }
 
+    /// Counted pin by pin of West's inner column (`inner`), every row set of an even
+    /// board gives what it gives counted whole, with every kernel (boards this small are
+    /// counted whole unless told).
+    #[test]
+    fn a_row_set_counts_the_same_pin_by_pin_as_whole() {
+        for kernel in KernelLevel::available() {
+            for n in (MIN_N..=16).step_by(2) {
+                let whole = Join::new(n, None, 1).unwrap();
+                let mut pinned = Join::new(n, None, 1).unwrap();
+                pinned.pin_from = 0;
+                let (mut a, mut b) = (whole.scratch(kernel), pinned.scratch(kernel));
+                for id in 0..whole.len() {
+                    let (by_whole, by_pin) = (whole.solve(id, &mut a), pinned.solve(id, &mut b));
+                    assert_eq!(
+                        by_whole.solutions, by_pin.solutions,
+                        "n = {n}, {id}, {kernel:?}"
+                    );
+                    assert!(by_whole.solutions == 0 || by_pin.nodes > 0);
+                }
+            }
+        }
+    }
+
     #[test]
     fn a_halted_row_set_is_abandoned_and_an_unhalted_one_counts_as_usual() {
         let plan = Join::new(16, None, 1).unwrap();
@@ -461,12 +529,16 @@ pub(super) mod tests {
 
     /// What the module docs say each row set's count must be on an even board, from the
     /// solutions themselves: a queen on a long diagonal in East counts 0; else 2 per long
-    /// diagonal occupied in West, and the row set's plain weight when none is. (An odd
-    /// board's: `cross`'s tests.)
+    /// diagonal occupied in West, and the row set's plain weight when none is; counted
+    /// whole and pin by pin (`inner`). (An odd board's: `cross`'s tests.)
     #[test]
     fn each_row_set_counts_what_the_symmetry_argument_says() {
-        for n in (MIN_N..=10).step_by(2) {
-            let plan = Join::new(n, None, 1).unwrap();
+        for (n, pin_from) in (MIN_N..=10)
+            .step_by(2)
+            .flat_map(|n| [(n, PIN_FROM), (n, 0)])
+        {
+            let mut plan = Join::new(n, None, 1).unwrap();
+            plan.pin_from = pin_from;
             let mut scratch = plan.scratch(KernelLevel::detect());
             let west = n / 2;
             let mut want = std::collections::HashMap::<u32, u64>::new();

@@ -29,18 +29,20 @@ impl Join {
 
     /// Bytes of the table a run needs that counts one of `parts` shares of the
     /// `subproblems`: at most the slabs those touch, never more than the whole table.
-    /// A row set touches four (north and south, east and west); a group of an odd board's
-    /// (see `cross`) shares its two south slabs and touches two north ones per north part.
+    /// An even board's row set touches four (north and south, east and west), and one
+    /// more for each of West's rows when counted pin by pin (see `inner`): `side + 4`; an
+    /// odd board's `side + 3` (see `cross`).
     pub(super) fn table_bytes_for(n: usize, subproblems: usize, parts: usize) -> u64 {
-        let g = Geometry::new(n);
         let touched = subproblems.div_ceil(parts.max(1)) as u64;
-        let slabs = if g.is_cross() {
-            u64::from(g.side) + 3
-        } else {
-            4
-        };
-        let slab = QuadrantTable::slab_bytes(g.side);
-        Join::table_bytes(n).min(touched.saturating_mul(slabs).saturating_mul(slab))
+        Join::table_bytes(n).min(touched.saturating_mul(Join::slabs_of_row_set_bytes(n)))
+    }
+
+    /// Bytes of the largest slabs one sub-problem of board `n` may touch: `side + 4` on
+    /// an even board, `side + 3` on an odd one (see [`Join::table_bytes_for`]).
+    fn slabs_of_row_set_bytes(n: usize) -> u64 {
+        let g = Geometry::new(n);
+        let slabs = u64::from(g.side) + if g.is_cross() { 3 } else { 4 };
+        slabs * QuadrantTable::slab_bytes(g.side)
     }
 
     /// Bytes this plan's run of one of `parts` shares (1: the whole count) needs with
@@ -50,9 +52,8 @@ impl Join {
             .saturating_add((workers as u64).saturating_mul(Join::worker_bytes(self.n)))
     }
 
-    /// Bytes the largest slab of this board's table takes: a row set in hand adds at most
-    /// four.
-    pub fn slab_bytes(&self) -> u64 {
-        QuadrantTable::slab_bytes(Geometry::new(self.n).side)
+    /// Bytes a sub-problem in hand may add to the table: the largest slabs it may touch.
+    pub fn row_set_bytes(&self) -> u64 {
+        Join::slabs_of_row_set_bytes(self.n)
     }
 }

@@ -75,6 +75,7 @@ mod cross;
 mod cuts;
 pub mod geometry;
 pub mod half_boards;
+mod inner;
 pub mod join;
 mod memory;
 pub mod pairs;
