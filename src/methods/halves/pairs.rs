@@ -72,6 +72,12 @@ const MAX_CUTS: usize = 8;
 /// with 1024, 1.45 s with 2048 and 1.37 s with 4096 (AVX2 path: 1.57, 1.46, 1.51 s);
 /// 512 and 256 were slower still.
 const BUCKET_MIN: usize = 2048;
+/// Items to count from which buckets of half [`BUCKET_MIN`] pay: a cut bit more skips
+/// more pairs for each of many items, while few items leave each cut value's group too
+/// small to count well. `count 22 --shard k/400` (about 18,000 items a load), k = 21 and
+/// 200, medians of 3: 9.44 + 9.03 s with 2048, 7.83 + 8.60 s with 1024; `count 18`
+/// (about 5,000): slower with 1024 (1.49 to 1.85 s against 1.27 to 1.35 s).
+const MANY_ITEMS: usize = 8192;
 
 /// Where one bucket's patterns lie in the counter's arenas.
 #[derive(Clone, Default)]
@@ -180,9 +186,15 @@ impl PairCounter {
 
     /// [`PairCounter::load`] of keys already squeezed.
     fn load_keys(&mut self, patterns: &[u64], items: &[&[u64]]) {
+        let many_items = items.iter().map(|s| s.len()).sum::<usize>() >= MANY_ITEMS;
+        let bucket_min = if many_items {
+            BUCKET_MIN / 2
+        } else {
+            BUCKET_MIN
+        };
         self.cuts = 0;
         while self.cuts < MAX_CUTS.min(self.bits as usize)
-            && patterns.len() >> self.cuts >= 2 * BUCKET_MIN
+            && patterns.len() >> self.cuts >= 2 * bucket_min
         {
             self.cuts += 1;
         }
