@@ -51,7 +51,8 @@
 //!   weights add up to the orbit's size; the tests check the total against brute force.
 //!
 //! An odd board uses all eight symmetries on the queens of its centre row and column
-//! (see `cross`).
+//! (see `cross`). An even board's large row sets are counted queen by queen of West's
+//! inner column (see `inner`), which changes no weight: each pair is met once.
 //!
 //! The unique count and the orbit split come, as for backtracking, from the
 //! rotation-fixed searches and Burnside: this method delivers the total.
@@ -68,7 +69,8 @@
 //! [`geometry`] says where halves, quadrants and keys lie; [`quadrants`] holds the table of
 //! quadrant placements; [`half_boards`] builds a row set's half-boards from it (pairing pieces by
 //! `piece_pairs`' kernels); [`pairs`]
-//! counts the disjoint pairs; `cross` splits an odd board around its centre; [`join`] is
+//! counts the disjoint pairs; `cross` splits an odd board around its centre; `inner`
+//! an even board's large row sets by West's inner-column queen; [`join`] is
 //! the method: its sub-problems, weights and worker loop; `memory` what it needs.
 
 mod cross;
