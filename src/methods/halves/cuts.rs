@@ -139,6 +139,21 @@ pub(super) fn keep_clear(kernel: KernelLevel, keys: &[u64], bars: u64, out: &mut
     out.truncate(kept);
 }
 
+/// The keys that hold none of `bars`: `keys` themselves when there are no bars, else
+/// those [`keep_clear`] keeps in `out`.
+pub(super) fn clear_of<'a>(
+    kernel: KernelLevel,
+    keys: &'a [u64],
+    bars: u64,
+    out: &'a mut Vec<u64>,
+) -> &'a [u64] {
+    if bars == 0 {
+        return keys;
+    }
+    keep_clear(kernel, keys, bars, out);
+    out
+}
+
 /// For each set of kept lanes of four 64-bit keys, the 32-bit lanes that bring them
 /// together at the low end (for AVX2's VPERMD: here and in `piece_pairs`).
 #[cfg(target_arch = "x86_64")]

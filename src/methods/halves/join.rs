@@ -296,12 +296,7 @@ impl Join {
             if built == 0 {
                 continue;
             }
-            let east = if part.east_bars == 0 {
-                east.as_slice()
-            } else {
-                cuts::keep_clear(*kernel, east, part.east_bars, cleared);
-                cleared.as_slice()
-            };
+            let east = cuts::clear_of(*kernel, east, part.east_bars, cleared);
             if east.is_empty() {
                 continue;
             }
@@ -349,12 +344,7 @@ impl Join {
                     tally.nodes += east.len() as u64;
                 }
             }
-            let east = if pin.east_bars == 0 {
-                east.as_slice()
-            } else {
-                cuts::keep_clear(*kernel, east, pin.east_bars, cleared);
-                cleared.as_slice()
-            };
+            let east = cuts::clear_of(*kernel, east, pin.east_bars, cleared);
             west.clear();
             if !east.is_empty() {
                 let out = std::slice::from_mut(&mut *west);
