@@ -150,6 +150,11 @@ impl Engine {
         self.scheduler.threads()
     }
 
+    /// The kernel level the searches run with.
+    pub fn kernel(&self) -> KernelLevel {
+        self.kernel
+    }
+
     /// Counts the solutions of the `n` x `n` board.
     pub fn count(&self, n: usize, progress: &dyn Progress) -> Result<Count, Error> {
         let plan = self.prepare(n)?;

@@ -1,9 +1,12 @@
 //! Files that carry work between runs: checkpoints (resume an interrupted count) and shard
 //! results (merge the pieces of a count run on many machines).
 //!
-//! Both are JSON with a CRC-32 of their own contents, so a damaged or hand-edited file is
-//! refused rather than trusted. Per sub-problem they hold `[id, solutions, nodes]`, the
-//! unweighted tally of the scalar kernel.
+//! Both are JSON with a CRC-32 of their own bytes (taken with the checksum's value left
+//! empty), so a damaged or hand-edited file is refused rather than trusted, and a file read
+//! back is judged by exactly the text that was written: a number that would print another
+//! way once parsed (a float's last digit) cannot make a good file look damaged. Per
+//! sub-problem they hold `[id, solutions, nodes]`: the solutions found in that sub-problem
+//! (not yet weighted by orbit sizes) and the nodes searched.
 
 use crate::methods::Plan;
 use crate::shuffle::shuffled;
@@ -44,8 +47,27 @@ pub struct Checkpoint {
     /// before this field read as 0).
     #[serde(default)]
     pub seconds: f64,
+    /// The runs that did the work so far, oldest first (files from before this field
+    /// have none).
+    #[serde(default)]
+    pub runs: Vec<Run>,
     /// CRC-32 of the file with this field empty, in hex.
     pub checksum: String,
+}
+
+/// One run that took part in a count: where it ran and how.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Run {
+    /// The machine's name (rank 0's for an MPI run).
+    pub host: String,
+    /// The kernel level it counted with.
+    pub kernel: String,
+    /// Worker threads on each machine.
+    pub threads: usize,
+    /// MPI processes (1 for a run on one machine; an MPI run's rank 0 hands out work).
+    pub ranks: usize,
+    /// Wall seconds of this run.
+    pub seconds: f64,
 }
 
 /// The result of one shard of a count.
@@ -76,8 +98,12 @@ pub struct ShardResult {
     pub nodes: u128,
     /// Wall time spent on the shard, summed over the runs that resumed it.
     pub seconds: f64,
-    /// The machine it ran on.
+    /// The machine it ran on (the last run's, when it was resumed).
     pub host: String,
+    /// The runs that did the shard's work, oldest first (files from before this field
+    /// have none).
+    #[serde(default)]
+    pub runs: Vec<Run>,
     /// CRC-32 of the file with this field empty, in hex.
     pub checksum: String,
 }
@@ -87,25 +113,51 @@ fn backtrack() -> String {
     crate::methods::Method::Backtrack.name().into()
 }
 
+/// The key of the checksum field as it appears in a file. JSON escapes every quote inside
+/// a string, so this text occurs only as the key itself.
+const CHECKSUM_KEY: &str = "\"checksum\":\"";
+
 /// A record type with a self-checksum.
 pub trait Checksummed: Serialize + Clone {
     /// The checksum field.
     fn checksum_field(&mut self) -> &mut String;
 
-    /// The CRC-32 of the record with an empty checksum field.
-    fn compute_checksum(&self) -> String {
+    /// The record as file text, with its checksum filled in: the CRC-32 of the very text
+    /// written, with the checksum's value empty.
+    fn to_file_text(&self) -> String {
         let mut blank = self.clone();
         blank.checksum_field().clear();
         let text = serde_json::to_string(&blank).expect("plain data serializes");
-        format!("{:08x}", crc32fast::hash(text.as_bytes()))
+        let sum = crc_hex(&text);
+        let at = text
+            .rfind(CHECKSUM_KEY)
+            .expect("the record has a checksum field")
+            + CHECKSUM_KEY.len();
+        format!("{}{sum}{}\n", &text[..at], &text[at..])
     }
 
-    /// The record as file text, with its checksum filled in.
-    fn to_file_text(&self) -> String {
-        let mut sealed = self.clone();
-        *sealed.checksum_field() = self.compute_checksum();
-        serde_json::to_string(&sealed).expect("plain data serializes") + "\n"
+    /// The CRC-32 of the record as this version serializes it, with an empty checksum
+    /// field: how files were sealed before the checksum was taken over the bytes.
+    fn reserialized_checksum(&self) -> String {
+        let mut blank = self.clone();
+        blank.checksum_field().clear();
+        crc_hex(&serde_json::to_string(&blank).expect("plain data serializes"))
     }
+}
+
+fn crc_hex(text: &str) -> String {
+    format!("{:08x}", crc32fast::hash(text.as_bytes()))
+}
+
+/// The checksum a file's own bytes carry, and the checksum of those bytes with its value
+/// left empty (trailing white space is not part of the record). `None` when the file has
+/// no checksum field.
+fn checksum_of_bytes(text: &str) -> Option<(&str, String)> {
+    let text = text.trim_end();
+    let at = text.rfind(CHECKSUM_KEY)? + CHECKSUM_KEY.len();
+    let len = text[at..].find('"')?;
+    let blanked = format!("{}{}", &text[..at], &text[at + len..]);
+    Some((&text[at..at + len], crc_hex(&blanked)))
 }
 
 impl Checksummed for Checkpoint {
@@ -121,6 +173,12 @@ impl Checksummed for ShardResult {
 }
 
 /// Parses a file's text and checks its checksum.
+///
+/// The checksum is that of the file's bytes with its value left empty, as
+/// [`Checksummed::to_file_text`] writes it. A file whose bytes do not match is still
+/// accepted if the record it holds, written out again, matches: earlier versions sealed
+/// the record that way, and a file reformatted since (its floats, its spacing) still holds
+/// the same record.
 pub fn parse<T: Checksummed + for<'de> Deserialize<'de>>(text: &str) -> Result<T, String> {
     let mut record: T = serde_json::from_str(text).map_err(|e| {
         let what = match e.classify() {
@@ -139,7 +197,9 @@ pub fn parse<T: Checksummed + for<'de> Deserialize<'de>>(text: &str) -> Result<T
         )
     })?;
     let stored = record.checksum_field().clone();
-    if record.compute_checksum() != stored {
+    let bytes_match = checksum_of_bytes(text)
+        .is_some_and(|(found, computed)| found == stored && computed == stored);
+    if !bytes_match && record.reserialized_checksum() != stored {
         return Err("damaged: its checksum does not match its contents".into());
     }
     Ok(record)
@@ -264,6 +324,7 @@ mod tests {
             shard: None,
             done: vec![(0, 1, 2)],
             seconds: 1.5,
+            runs: Vec::new(),
             checksum: String::new(),
         };
         let text = record.to_file_text();

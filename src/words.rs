@@ -10,13 +10,23 @@ pub fn plural(count: impl Into<u128>, noun: &str) -> String {
     }
 }
 
-/// A value quoted in a message, cut short if it is long (a 10 MB token is not echoed).
+/// A value quoted in a message, cut short if it is long (a 10 MB token is not echoed),
+/// with control characters escaped (`\u{1b}`, `\u{0}`): text from a file or an argument
+/// must not drive the terminal it is shown on.
 pub fn shorten(text: &str) -> String {
     const KEEP: usize = 40;
-    match text.char_indices().nth(KEEP) {
-        Some((cut, _)) => format!("{}... ({} bytes)", &text[..cut], text.len()),
-        None => text.to_string(),
+    let mut shown = String::new();
+    for c in text.chars().take(KEEP) {
+        if c.is_control() {
+            shown.extend(c.escape_default());
+        } else {
+            shown.push(c);
+        }
     }
+    if text.chars().nth(KEEP).is_some() {
+        shown += &format!("... ({} bytes)", text.len());
+    }
+    shown
 }
 
 /// Bytes in MB or GB, for messages: "64 MB", "12 GB".

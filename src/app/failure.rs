@@ -25,8 +25,9 @@ impl Failure {
         }
     }
 
-    /// A usage error: bad input, exit status 2.
-    pub fn usage(message: impl Into<String>) -> Failure {
+    /// Refused before any work, or input refused (bad, damaged, edited, missing, foreign,
+    /// unwritable): exit status 2.
+    pub fn refused(message: impl Into<String>) -> Failure {
         Failure {
             message: message.into(),
             status: 2,

@@ -9,6 +9,7 @@ mod commands;
 mod failure;
 mod output;
 mod progress;
+mod projection;
 mod render;
 mod report;
 mod signals;
@@ -19,7 +20,6 @@ use clap::{CommandFactory, FromArgMatches};
 use failure::Failure;
 use std::io::{self, Write};
 use std::process::ExitCode;
-use system::print_bytes;
 
 /// Runs the command line and returns the exit status.
 pub fn run() -> ExitCode {
@@ -46,18 +46,14 @@ pub fn run() -> ExitCode {
         Ok(args) => args,
         Err(err) => return refuse_arguments(err),
     };
-    let outcome = match args.command {
-        Command::Count(ref a) => commands::count::run(a),
-        Command::Verify(ref a) => commands::verify::run(a),
-        Command::Bench(ref a) => commands::bench::run(a),
-        Command::Solve(ref a) => commands::solve::run(a),
-        Command::Find(ref a) => commands::find::run(a),
-        Command::Check(ref a) => commands::check::run(a),
-        Command::Trace(ref a) => commands::trace::run(a),
-        Command::Merge(ref a) => commands::merge::run(a),
-        Command::Estimate(ref a) => commands::estimate::run(a),
-        Command::Completions(ref a) => completions(a.shell, version),
-        Command::Man(ref a) => manual(a),
+    let outcome = match system::stdout_is_closed() {
+        // Rust's stdout drops writes to a closed descriptor without an error; every
+        // command prints its result there, so none would be seen.
+        true => Err(Failure::failed(
+            "cannot write to standard output: it is closed (Bad file descriptor); nothing \
+             was run",
+        )),
+        false => dispatch(&args, version),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
@@ -68,81 +64,20 @@ pub fn run() -> ExitCode {
     }
 }
 
-/// Writes the completion script for `shell` to stdout.
-fn completions(shell: clap_complete::Shell, version: &'static str) -> Result<(), Failure> {
-    let mut command = Args::command().version(version);
-    let mut script = Vec::new();
-    clap_complete::generate(shell, &mut command, "nqueens", &mut script);
-    print_bytes(&script)
-}
-
-/// Writes the manual page (roff) to stdout.
-/// Every page ends with this section: what the exit status means, the same for every
-/// command.
-const EXIT_STATUS: &str = ".SH \"EXIT STATUS\"
-.TP
-0
-success
-.TP
-1
-a check failed: a count that differs from the published values, a placement that is not a
-solution, or a file that could not be written after the work (the result is printed on
-stdout)
-.TP
-2
-refused before any work: bad input, a file that cannot be written or is in use, too little
-memory, or a damaged or edited file
-.TP
-128 + N
-stopped by signal N (130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP), after saving what
-could be saved
-";
-
-/// `nqueens man`: the page of nqueens or of one command on stdout, or every page in a
-/// folder.
-fn manual(args: &args::ManArgs) -> Result<(), Failure> {
-    let mut root = Args::command().disable_help_subcommand(true);
-    root.build();
-    let page = |cmd: clap::Command| -> Result<Vec<u8>, Failure> {
-        let mut page = Vec::new();
-        clap_mangen::Man::new(cmd).render(&mut page)?;
-        page.extend_from_slice(EXIT_STATUS.as_bytes());
-        Ok(page)
-    };
-    let commands: Vec<clap::Command> = root.get_subcommands().cloned().collect();
-    if let Some(dir) = &args.dir {
-        if !dir.is_dir() {
-            return Err(Failure::usage(format!(
-                "{} is not a folder: --dir takes the folder to write the pages into",
-                dir.display()
-            )));
-        }
-        let mut written = vec![("nqueens.1".to_string(), page(root.clone())?)];
-        for cmd in commands {
-            written.push((format!("nqueens-{}.1", cmd.get_name()), page(cmd)?));
-        }
-        for (name, text) in &written {
-            let path = dir.join(name);
-            std::fs::write(&path, text)
-                .map_err(|e| Failure::failed(format!("cannot write {}: {e}", path.display())))?;
-        }
-        return print_bytes(
-            format!("wrote {} pages to {}\n", written.len(), dir.display()).as_bytes(),
-        );
-    }
-    match &args.command {
-        None => print_bytes(&page(root)?),
-        Some(name) => match commands.into_iter().find(|c| c.get_name() == name) {
-            Some(cmd) => print_bytes(&page(cmd)?),
-            None => Err(Failure::usage(format!(
-                "there is no command '{}': the commands are {}",
-                nqueens::words::shorten(name),
-                root.get_subcommands()
-                    .map(|c| c.get_name())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ))),
-        },
+/// Runs the command.
+fn dispatch(args: &Args, version: &'static str) -> Result<(), Failure> {
+    match args.command {
+        Command::Count(ref a) => commands::count::run(a),
+        Command::Verify(ref a) => commands::verify::run(a),
+        Command::Bench(ref a) => commands::bench::run(a),
+        Command::Solve(ref a) => commands::solve::run(a),
+        Command::Find(ref a) => commands::find::run(a),
+        Command::Check(ref a) => commands::check::run(a),
+        Command::Trace(ref a) => commands::trace::run(a),
+        Command::Merge(ref a) => commands::merge::run(a),
+        Command::Estimate(ref a) => commands::estimate::run(a),
+        Command::Completions(ref a) => commands::man::completions(a.shell, version),
+        Command::Man(ref a) => commands::man::run(a),
     }
 }
 

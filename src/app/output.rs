@@ -25,7 +25,7 @@ pub fn check_writable(path: &Path, force: bool) -> Result<(), Failure> {
 /// writable.
 fn claim_temp(path: &Path, force: bool) -> Result<NamedTempFile, Failure> {
     if path.is_dir() {
-        return Err(Failure::usage(format!(
+        return Err(Failure::refused(format!(
             "{} is a folder; give a file name",
             path.display()
         )));
@@ -35,14 +35,14 @@ fn claim_temp(path: &Path, force: bool) -> Result<NamedTempFile, Failure> {
     if let Ok(meta) = fs::symlink_metadata(path) {
         let kind = meta.file_type();
         if kind.is_symlink() {
-            return Err(Failure::usage(format!(
+            return Err(Failure::refused(format!(
                 "{} is a symbolic link; nqueens writes its results only to regular files: \
                  name the file it points to, or another",
                 path.display()
             )));
         }
         if !kind.is_file() {
-            return Err(Failure::usage(format!(
+            return Err(Failure::refused(format!(
                 "{} is not a regular file (a device, pipe or socket); nqueens writes its \
                  results only to regular files: name another (or leave out the option to \
                  print to stdout where there is one)",
@@ -51,21 +51,21 @@ fn claim_temp(path: &Path, force: bool) -> Result<NamedTempFile, Failure> {
         }
     }
     if path.exists() && !force {
-        return Err(Failure::usage(format!(
+        return Err(Failure::refused(format!(
             "{} exists; add --force to overwrite it",
             path.display()
         )));
     }
     let folder = folder_of(path);
     if !folder.is_dir() {
-        return Err(Failure::usage(format!(
+        return Err(Failure::refused(format!(
             "cannot write {}: the folder {} does not exist",
             path.display(),
             folder.display()
         )));
     }
     temp_beside(path).map_err(|e| {
-        Failure::usage(format!(
+        Failure::refused(format!(
             "cannot write {}: the folder {} is not writable ({e})",
             path.display(),
             folder.display()
@@ -232,7 +232,7 @@ impl FileLock {
         name.push(".lock");
         let path = PathBuf::from(name);
         let fail = |e: std::io::Error| {
-            Failure::usage(format!(
+            Failure::refused(format!(
                 "cannot lock {what} {} (with {}): {e}",
                 target.display(),
                 path.display()
@@ -253,7 +253,7 @@ impl FileLock {
                     "" => String::new(),
                     pid => format!(" (process {})", nqueens::words::shorten(pid)),
                 };
-                return Err(Failure::usage(format!(
+                return Err(Failure::refused(format!(
                     "{what} {} is in use: another run{holder} holds it; wait for it to \
                      end or stop it, then run this again",
                     target.display()

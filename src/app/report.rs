@@ -4,8 +4,11 @@
 use super::args::engine::worded;
 use super::failure::Failure;
 use super::progress::Bar;
+use super::projection::long_run_note;
+use super::signals::Stop;
 use super::system::{peak_memory, print_line};
-use nqueens::{Count, Options};
+use nqueens::records::Run;
+use nqueens::{Count, Engine, Options, Work};
 use serde::Serialize;
 use std::time::Instant;
 
@@ -21,14 +24,20 @@ pub struct JsonCount {
     seconds: f64,
     /// Seconds of the whole count, over every run that resumed it.
     total_seconds: f64,
+    /// Worker threads: the most that any run of the count used.
     threads: usize,
     subproblems: u64,
     split_depth: usize,
     method: &'static str,
-    kernel: &'static str,
-    /// The process's peak resident memory so far, in bytes (Linux; absent elsewhere).
+    /// The kernel level, or the levels of every run that took part joined by "+".
+    kernel: String,
+    /// This process's peak resident memory so far, in bytes (Linux; absent elsewhere).
     #[serde(skip_serializing_if = "Option::is_none")]
     peak_memory_bytes: Option<u64>,
+    /// Every run that did the work, oldest first, for a count that was resumed or merged
+    /// from shards.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    runs: Vec<Run>,
 }
 
 #[derive(Serialize)]
@@ -67,15 +76,18 @@ pub fn print_header(out: &mut impl std::io::Write) -> Result<(), Failure> {
     )
 }
 
-/// One count as a table row or a JSON line.
+/// One count as a table row or a JSON line; `runs` are the runs that did its work when
+/// that was more than this process (a resumed count, a merge), else empty.
 pub fn print_count(
     out: &mut impl std::io::Write,
     count: &Count,
     seconds: Seconds,
+    runs: &[Run],
     json: bool,
 ) -> Result<(), Failure> {
     let line = if json {
-        serde_json::to_string(&JsonCount::new(count, seconds)).expect("plain data serializes")
+        let json = JsonCount::new(count, seconds).done_by(runs);
+        serde_json::to_string(&json).expect("plain data serializes")
     } else {
         format!(
             "{:>3} {:>20} {:>20} {:>11.3}",
@@ -85,14 +97,42 @@ pub fn print_count(
     print_line(out, &line)
 }
 
-/// Counts one board size with a progress bar, and times it.
-pub fn timed_count(n: usize, options: &Options, quiet: bool) -> Result<(Count, f64), Failure> {
+/// Counts one board size with a progress bar, and times it. A count projected past an
+/// hour says so first; a signal stops it within the kernels' reach of
+/// the flag, keeping nothing (exit 128 + the signal).
+pub fn timed_count(
+    n: usize,
+    options: &Options,
+    quiet: bool,
+    stop: &Stop,
+) -> Result<(Count, f64), Failure> {
+    let engine = Engine::new(options).map_err(worded)?;
     let bar = Bar::new(format!("N = {n}"), quiet);
     let started = Instant::now();
-    let count = nqueens::count(n, options, &bar).map_err(worded)?;
-    let seconds = started.elapsed().as_secs_f64();
+    let plan = engine.prepare(n).map_err(worded)?;
+    if let Some(note) = long_run_note(&engine, &plan, &stop.stop, "Ctrl-C stops it") {
+        bar.note(&note);
+    }
+    let work = Work {
+        stop: Some(&stop.stop),
+        ..Work::default()
+    };
+    let mut tallies = vec![None; plan.len()];
+    for (id, tally) in engine.run(&plan, &work, &bar) {
+        tallies[id] = Some(tally);
+    }
     bar.finish();
-    Ok((count, seconds))
+    if stop.stopped() {
+        return Err(Failure::interrupted(
+            format!(
+                "N = {n}: interrupted; nothing is kept (`nqueens count {n} --checkpoint FILE` \
+                 keeps a long count's work)"
+            ),
+            stop.status(),
+        ));
+    }
+    let count = engine.finish(&plan, &tallies).map_err(worded)?;
+    Ok((count, started.elapsed().as_secs_f64()))
 }
 
 /// Seconds for JSON: rounded to the microsecond.
@@ -119,8 +159,54 @@ impl JsonCount {
             subproblems: count.subproblems,
             split_depth: count.split_depth,
             method: count.method.name(),
-            kernel: count.kernel.name(),
+            kernel: count.kernel.name().into(),
             peak_memory_bytes: peak_memory(),
+            runs: Vec::new(),
         }
     }
+
+    /// The count as done by `runs` (none: by this process alone): their kernels and
+    /// threads, and the list of them.
+    fn done_by(mut self, runs: &[Run]) -> JsonCount {
+        if runs.is_empty() {
+            return self;
+        }
+        self.kernel = distinct(runs.iter().map(|r| r.kernel.as_str())).join("+");
+        self.threads = runs.iter().map(|r| r.threads).max().unwrap_or(self.threads);
+        self.runs = runs.to_vec();
+        self
+    }
+}
+
+/// The runs in words, for a person: "3 runs on hosts a, b; kernels avx2+avx512; 1 to 2
+/// threads".
+pub fn describe_runs(runs: &[Run]) -> String {
+    let hosts = distinct(runs.iter().map(|r| r.host.as_str()));
+    let hosts: Vec<String> = hosts.iter().map(|h| nqueens::words::shorten(h)).collect();
+    let kernels = distinct(runs.iter().map(|r| r.kernel.as_str()));
+    let kernels: Vec<String> = kernels.iter().map(|k| nqueens::words::shorten(k)).collect();
+    let least = runs.iter().map(|r| r.threads).min().unwrap_or(0);
+    let most = runs.iter().map(|r| r.threads).max().unwrap_or(0);
+    let threads = if least == most {
+        nqueens::words::plural(most as u64, "thread")
+    } else {
+        format!("{least} to {most} threads")
+    };
+    format!(
+        "{} on {}; kernel {}; {threads}",
+        nqueens::words::plural(runs.len() as u64, "run"),
+        hosts.join(", "),
+        kernels.join("+")
+    )
+}
+
+/// The values in their first order, each once.
+fn distinct<'a>(values: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
+    let mut seen: Vec<&str> = Vec::new();
+    for value in values {
+        if !seen.contains(&value) {
+            seen.push(value);
+        }
+    }
+    seen
 }

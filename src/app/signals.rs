@@ -20,18 +20,23 @@ use std::sync::{Arc, Mutex, Once};
 pub struct Stop {
     pub stop: Arc<AtomicBool>,
     signal: Arc<AtomicI32>,
+    /// What stopping does, said when the signal comes ("stopping, saving ...").
+    notice: Arc<Mutex<String>>,
 }
 
 impl Stop {
-    /// Watches for the signals on a thread of its own for the rest of the process.
-    pub fn on_signals() -> Result<Stop, Failure> {
+    /// Watches for the signals on a thread of its own for the rest of the process;
+    /// `notice` says what stopping will do with the work ("stopping, saving ...").
+    pub fn on_signals(notice: &str) -> Result<Stop, Failure> {
         let stop = Stop {
             stop: Arc::new(AtomicBool::new(false)),
             signal: Arc::new(AtomicI32::new(0)),
+            notice: Arc::new(Mutex::new(notice.into())),
         };
         let mut signals = Signals::new([SIGINT, SIGTERM, SIGHUP])
-            .map_err(|e| Failure::usage(format!("cannot handle signals: {e}")))?;
+            .map_err(|e| Failure::refused(format!("cannot handle signals: {e}")))?;
         let (flag, which) = (Arc::clone(&stop.stop), Arc::clone(&stop.signal));
+        let notice = Arc::clone(&stop.notice);
         std::thread::Builder::new()
             .name("nqueens-signals".into())
             .spawn(move || {
@@ -45,14 +50,19 @@ impl Stop {
                     // The terminal may be gone (SIGHUP): a failed write is no error.
                     let _ = writeln!(
                         std::io::stderr(),
-                        "\nnqueens: {}: stopping, keeping every finished sub-problem \
-                         (send it again to quit at once, keeping only what is saved)",
-                        name(signal)
+                        "\nnqueens: {}: {} (send it again to quit at once)",
+                        name(signal),
+                        notice.lock().expect("no panics hold it")
                     );
                 }
             })
-            .map_err(|e| Failure::usage(format!("cannot handle signals: {e}")))?;
+            .map_err(|e| Failure::refused(format!("cannot handle signals: {e}")))?;
         Ok(stop)
+    }
+
+    /// Whether a signal has asked the run to stop.
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::SeqCst)
     }
 
     /// The shell's status for the signal that stopped the run: 128 + its number (130

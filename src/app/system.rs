@@ -134,6 +134,31 @@ pub fn hostname() -> String {
         .map_or_else(|_| "unknown".into(), |name| name.trim().to_string())
 }
 
+/// Whether the process started with standard output closed (`nqueens count 12 >&-`).
+/// Rust's runtime opens /dev/null on a closed standard descriptor before `main`, so the
+/// descriptor is looked at earlier, by [`note_closed_stdout`] among the program's
+/// constructors.
+pub fn stdout_is_closed() -> bool {
+    STDOUT_CLOSED.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+static STDOUT_CLOSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Runs before Rust's runtime starts (the C runtime calls the `.init_array` entries).
+#[cfg(target_os = "linux")]
+#[used]
+#[unsafe(link_section = ".init_array")]
+static NOTE_CLOSED_STDOUT: extern "C" fn() = note_closed_stdout;
+
+/// Notes whether descriptor 1 is closed, for [`stdout_is_closed`].
+extern "C" fn note_closed_stdout() {
+    // SAFETY: F_GETFD only reads the descriptor's flags; it touches no memory.
+    let flags = unsafe { libc::fcntl(libc::STDOUT_FILENO, libc::F_GETFD) };
+    if flags == -1 {
+        STDOUT_CLOSED.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
 /// Passes a write's result on, except that a reader that closed the pipe early (`head`)
 /// ends the program quietly, as such a reader expects.
 pub fn quiet_on_broken_pipe(result: io::Result<()>) -> Result<(), Failure> {

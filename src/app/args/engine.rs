@@ -53,13 +53,14 @@ impl EngineFlags {
 }
 
 /// `RAYON_NUM_THREADS` if set (checked like `--threads`), else every CPU this process may
-/// use.
+/// use. Set but empty counts as not set, as rayon itself reads it.
 pub fn default_threads() -> Result<usize, Failure> {
     match std::env::var(THREADS_VAR) {
+        Ok(text) if text.is_empty() => Ok(available_cpus().min(parse::max_threads())),
         Ok(text) => {
-            parse::threads(&text).map_err(|e| Failure::usage(format!("{THREADS_VAR}: {e}")))
+            parse::threads(&text).map_err(|e| Failure::refused(format!("{THREADS_VAR}: {e}")))
         }
-        Err(std::env::VarError::NotUnicode(text)) => Err(Failure::usage(format!(
+        Err(std::env::VarError::NotUnicode(text)) => Err(Failure::refused(format!(
             "{THREADS_VAR}: '{}' is not a thread count: it must be 1 to {}",
             nqueens::words::shorten(&text.to_string_lossy()),
             parse::max_threads()
@@ -78,5 +79,5 @@ pub fn worded(error: Error) -> Failure {
         Error::SplitDepthWithHalves => " (drop --split-depth or use --method backtrack)",
         _ => "",
     };
-    Failure::usage(format!("{error}{hint}"))
+    Failure::refused(format!("{error}{hint}"))
 }

@@ -66,6 +66,10 @@ pub struct ManArgs {
     /// Write every page (nqueens.1 and nqueens-COMMAND.1 for each command) into DIR.
     #[arg(long, value_name = "DIR")]
     pub dir: Option<PathBuf>,
+
+    /// With --dir: replace pages that are already there.
+    #[arg(long, requires = "dir")]
+    pub force: bool,
 }
 
 #[derive(ClapArgs, Debug)]
@@ -128,8 +132,10 @@ pub struct CountArgs {
     #[arg(long, requires = "output")]
     pub force: bool,
 
-    /// Spread the count over MPI ranks (run under mpirun; needs the `mpi` feature).
-    #[arg(long, conflicts_with_all = ["checkpoint", "shard"])]
+    /// Spread the count over MPI ranks (run under mpirun; needs the `mpi` feature). Rank 0
+    /// hands out the work and alone keeps --checkpoint and --output, so a job that was
+    /// stopped resumes with any number of ranks.
+    #[arg(long)]
     pub mpi: bool,
 }
 

@@ -22,6 +22,14 @@ impl BoardRange {
     /// Parses `N` or `A..B`, naming what is wrong and the allowed range on failure.
     pub fn parse(text: &str) -> Result<BoardRange, String> {
         let (first, last) = match text.split_once("..") {
+            Some((a, b)) if a.trim().is_empty() || b.trim().is_empty() => {
+                let missing = if a.trim().is_empty() { "first" } else { "last" };
+                return Err(format!(
+                    "the range '{}' has no {missing} board size: write A..B with A <= B (both \
+                     1 to {MAX_N})",
+                    shorten(text)
+                ));
+            }
             Some((a, b)) => (board_size(a)?, board_size(b)?),
             None => {
                 let n = board_size(text)?;

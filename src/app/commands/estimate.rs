@@ -48,7 +48,7 @@ pub fn run(args: &EstimateArgs) -> Result<(), Failure> {
         .prepare_part(args.n, args.shards as usize)
         .map_err(worded)?;
     if args.shards > plan.len() as u64 {
-        return Err(Failure::usage(format!(
+        return Err(Failure::refused(format!(
             "--shards {}: N = {} by {} has {}, so K must be 1 to {}",
             args.shards,
             args.n,

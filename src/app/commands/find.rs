@@ -23,12 +23,12 @@ pub fn run(args: &FindArgs) -> Result<(), Failure> {
         Format::Board | Format::Unicode | Format::Svg
     ) && n > LARGEST_DRAWN
     {
-        return Err(Failure::usage(format!(
+        return Err(Failure::refused(format!(
             "boards are drawn up to N = {LARGEST_DRAWN}; use --format list (with --output FILE) for N = {n}"
         )));
     }
     if args.out.format == Format::Svg && args.out.output.is_none() {
-        return Err(Failure::usage(
+        return Err(Failure::refused(
             "--format svg writes a picture: give --output FILE",
         ));
     }
@@ -38,7 +38,7 @@ pub fn run(args: &FindArgs) -> Result<(), Failure> {
             ("--max-steps", args.max_steps.is_some()),
         ] {
             if given {
-                return Err(Failure::usage(format!(
+                return Err(Failure::refused(format!(
                     "{flag} applies to --method min-conflicts and random-restart; the explicit \
                      construction has no randomness and no steps to limit"
                 )));

@@ -1,43 +1,105 @@
 //! `nqueens merge FILES...`: the count from shard results, once they prove complete.
+//!
+//! Every file is read and checked before anything is counted: a file that cannot be read,
+//! is damaged or edited, belongs to another count, or leaves a shard missing is refused
+//! (exit 2). A shard given twice (run twice, on two machines say) must agree with itself
+//! sub-problem by sub-problem; where the two runs differ the merge fails (exit 1) naming
+//! the sub-problems, as it does when the total differs from the published one.
 
 use crate::app::args::MergeArgs;
 use crate::app::args::choices::{KernelArg, MethodArg};
 use crate::app::args::engine::{EngineFlags, worded};
 use crate::app::failure::Failure;
-use crate::app::report::{Seconds, print_count, print_header};
+use crate::app::report::{Seconds, describe_runs, print_count, print_header};
 use crate::app::system::print_line;
-use nqueens::Tally;
-use nqueens::records::{SHARD_FORMAT, ShardResult, parse, partition};
+use nqueens::records::{Run, SHARD_FORMAT, ShardResult, parse, partition};
 use nqueens::verify::verdict;
-use nqueens::{Engine, Method, MethodChoice, Options};
+use nqueens::{Count, Engine, Method, MethodChoice, Options, Plan, Tally};
 use std::collections::BTreeMap;
+use std::path::Path;
+
+/// A shard result and the file it came from.
+struct Read<'a> {
+    file: &'a Path,
+    shard: ShardResult,
+}
 
 pub fn run(args: &MergeArgs) -> Result<(), Failure> {
-    let bad =
-        |file: &std::path::Path, why: String| Failure::failed(format!("{}: {why}", file.display()));
-    let mut shards: Vec<(&std::path::Path, ShardResult)> = Vec::new();
-    for file in &args.files {
-        let text = std::fs::read_to_string(file)
-            .map_err(|e| bad(file, format!("cannot read it ({e})")))?;
-        let shard: ShardResult = parse(&text).map_err(|why| bad(file, why))?;
-        if shard.format != SHARD_FORMAT {
-            return Err(bad(
-                file,
-                format!("not a shard result (format {})", shard.format),
+    let files: Vec<Read> = args
+        .files
+        .iter()
+        .map(|file| read(file))
+        .collect::<Result<_, _>>()?;
+    same_count(&files)?;
+    let shards = one_per_number(&files)?;
+    let first = &shards.values().next().expect("one file at least").shard;
+    let (engine, plan) = plan_of(first, files[0].file, args)?;
+    let parts = partition(&plan, first.shards);
+    let mut tallies: Vec<Option<Tally>> = vec![None; plan.len()];
+    for read in shards.values() {
+        let s = &read.shard;
+        let ids: Vec<usize> = s.results.iter().map(|r| r.0).collect();
+        if ids != parts[s.shard - 1] {
+            return Err(refuse(
+                read.file,
+                format!(
+                    "shard {}/{} does not cover exactly its sub-problems",
+                    s.shard, s.shards
+                ),
             ));
         }
-        if shard.shards == 0 || !(1..=shard.shards).contains(&shard.shard) {
-            return Err(Failure::usage(format!(
-                "{}: shard {} of {} cannot be: a shard number must be 1 to the number of \
-                 shards; the file was edited or damaged",
-                file.display(),
-                shard.shard,
-                shard.shards
-            )));
+        for &(id, solutions, nodes) in &s.results {
+            tallies[id] = Some(Tally { solutions, nodes });
         }
-        shards.push((file, shard));
     }
-    let (first_file, first) = &shards[0];
+    let count = engine.finish(&plan, &tallies).map_err(|e| match e {
+        nqueens::Error::Inconsistent { .. } => Failure::refused(format!(
+            "{e}: one of the shard files holds results that were edited or damaged; run its \
+             shard again"
+        )),
+        _ => Failure::failed(e.to_string()),
+    })?;
+    let runs: Vec<Run> = files.iter().flat_map(|r| runs_of(&r.shard)).collect();
+    report(args, &count, &shards, &runs)
+}
+
+/// Reads one shard result, or refuses the file.
+fn read(file: &Path) -> Result<Read<'_>, Failure> {
+    if file.is_dir() {
+        return Err(refuse(file, "is a folder, not a shard result".into()));
+    }
+    let text =
+        std::fs::read_to_string(file).map_err(|e| refuse(file, format!("cannot read it ({e})")))?;
+    let shard: ShardResult = parse(&text).map_err(|why| refuse(file, why))?;
+    if shard.format != SHARD_FORMAT {
+        return Err(refuse(
+            file,
+            format!(
+                "not a shard result (format {})",
+                nqueens::words::shorten(&shard.format)
+            ),
+        ));
+    }
+    if shard.shards == 0 || !(1..=shard.shards).contains(&shard.shard) {
+        return Err(refuse(
+            file,
+            format!(
+                "shard {} of {} cannot be: a shard number must be 1 to the number of \
+                 shards; the file was edited or damaged",
+                shard.shard, shard.shards
+            ),
+        ));
+    }
+    Ok(Read { file, shard })
+}
+
+/// A file's problem, refused (exit 2).
+fn refuse(file: &Path, why: String) -> Failure {
+    Failure::refused(format!("{}: {why}", file.display()))
+}
+
+/// Refuses a file of another count: another N, method, split, shard count or version.
+fn same_count(files: &[Read]) -> Result<(), Failure> {
     let key = |s: &ShardResult| {
         (
             s.n,
@@ -48,39 +110,42 @@ pub fn run(args: &MergeArgs) -> Result<(), Failure> {
             s.version.clone(),
         )
     };
-    for (file, s) in &shards {
-        if key(s) != key(first) {
-            return Err(bad(
-                file,
-                format!(
-                    "foreign shard: N = {} by {}, split depth {}, {} shards, nqueens {}; {} has N = {} by {}, split depth {}, {} shards, nqueens {}",
-                    s.n,
-                    s.method,
-                    s.split_depth,
-                    s.shards,
-                    s.version,
-                    first_file.display(),
-                    first.n,
-                    first.method,
-                    first.split_depth,
-                    first.shards,
-                    first.version
-                ),
-            ));
-        }
+    let describe = |s: &ShardResult| {
+        format!(
+            "N = {} by {}, split depth {}, {} shards, nqueens {}",
+            s.n,
+            nqueens::words::shorten(&s.method),
+            s.split_depth,
+            s.shards,
+            nqueens::words::shorten(&s.version)
+        )
+    };
+    let first = &files[0];
+    match files.iter().find(|r| key(&r.shard) != key(&first.shard)) {
+        Some(other) => Err(refuse(
+            other.file,
+            format!(
+                "foreign shard: {}; {} has {}",
+                describe(&other.shard),
+                first.file.display(),
+                describe(&first.shard)
+            ),
+        )),
+        None => Ok(()),
     }
-    let k = first.shards;
-    let mut by_number: BTreeMap<usize, &std::path::Path> = BTreeMap::new();
-    for (file, s) in &shards {
-        if let Some(other) = by_number.insert(s.shard, file) {
-            return Err(bad(
-                file,
-                format!(
-                    "shard {}/{k} is given twice (also {})",
-                    s.shard,
-                    other.display()
-                ),
-            ));
+}
+
+/// The files by shard number, each shard once: a shard given twice must hold the same
+/// counts both times (else exit 1, naming where they differ); a missing shard is refused.
+fn one_per_number<'a>(files: &'a [Read<'a>]) -> Result<BTreeMap<usize, &'a Read<'a>>, Failure> {
+    let k = files[0].shard.shards;
+    let mut by_number: BTreeMap<usize, &Read> = BTreeMap::new();
+    for read in files {
+        match by_number.get(&read.shard.shard) {
+            None => {
+                by_number.insert(read.shard.shard, read);
+            }
+            Some(earlier) => compare_twins(earlier, read)?,
         }
     }
     let missing: Vec<String> = (1..=k)
@@ -88,14 +153,59 @@ pub fn run(args: &MergeArgs) -> Result<(), Failure> {
         .map(|i| format!("{i}/{k}"))
         .collect();
     if !missing.is_empty() {
-        return Err(Failure::failed(format!(
-            "missing shard(s): {}",
+        return Err(Failure::refused(format!(
+            "missing {}: {} (every shard of the count must be given)",
+            nqueens::words::plural(missing.len() as u64, "shard"),
             missing.join(", ")
         )));
     }
+    Ok(by_number)
+}
+
+/// Two results of one shard: the same counts for every sub-problem, or a failed check.
+fn compare_twins(a: &Read, b: &Read) -> Result<(), Failure> {
+    let counts = |s: &ShardResult| -> BTreeMap<usize, (u64, u64)> {
+        s.results
+            .iter()
+            .map(|&(id, sol, nodes)| (id, (sol, nodes)))
+            .collect()
+    };
+    let (left, right) = (counts(&a.shard), counts(&b.shard));
+    let differ: Vec<usize> = left
+        .keys()
+        .chain(right.keys())
+        .copied()
+        .filter(|id| left.get(id).map(|t| t.0) != right.get(id).map(|t| t.0))
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    if differ.is_empty() {
+        return Ok(());
+    }
+    let shown: Vec<String> = differ.iter().take(10).map(usize::to_string).collect();
+    let more = if differ.len() > shown.len() {
+        ", ..."
+    } else {
+        ""
+    };
+    Err(Failure::failed(format!(
+        "{} and {} are both shard {}/{} and disagree on {}: {}{more}; run that shard again \
+         to settle it",
+        a.file.display(),
+        b.file.display(),
+        a.shard.shard,
+        a.shard.shards,
+        nqueens::words::plural(differ.len() as u64, "sub-problem"),
+        shown.join(", ")
+    )))
+}
+
+/// The engine and plan that give the shards' sub-problem ids, or a refusal when this
+/// version splits the count otherwise.
+fn plan_of(first: &ShardResult, file: &Path, args: &MergeArgs) -> Result<(Engine, Plan), Failure> {
     let method = Method::from_name(&first.method).ok_or_else(|| {
-        bad(
-            first_file,
+        refuse(
+            file,
             format!(
                 "unknown method '{}'",
                 nqueens::words::shorten(&first.method)
@@ -116,49 +226,53 @@ pub fn run(args: &MergeArgs) -> Result<(), Failure> {
     let engine = Engine::new(&options).map_err(worded)?;
     let plan = engine.prepare(first.n).map_err(worded)?;
     if plan.len() != first.subproblems || plan.method() != method {
-        return Err(bad(
-            first_file,
+        return Err(refuse(
+            file,
             "its split does not match this version's".into(),
         ));
     }
-    if k > plan.len() {
-        return Err(Failure::usage(format!(
-            "{}: {k} shards of {} sub-problems cannot be; the file was edited or damaged",
-            first_file.display(),
-            plan.len()
-        )));
+    if first.shards > plan.len() {
+        return Err(refuse(
+            file,
+            format!(
+                "{} shards of {} sub-problems cannot be; the file was edited or damaged",
+                first.shards,
+                plan.len()
+            ),
+        ));
     }
-    let parts = partition(&plan, k);
-    let mut tallies: Vec<Option<Tally>> = vec![None; plan.len()];
-    for (file, s) in &shards {
-        let ids: Vec<usize> = s.results.iter().map(|r| r.0).collect();
-        if ids != parts[s.shard - 1] {
-            return Err(bad(
-                file,
-                format!(
-                    "shard {}/{k} does not cover exactly its sub-problems",
-                    s.shard
-                ),
-            ));
-        }
-        for &(id, solutions, nodes) in &s.results {
-            tallies[id] = Some(Tally { solutions, nodes });
-        }
+    Ok((engine, plan))
+}
+
+/// The runs that did a shard's work; a file from before runs were recorded names its
+/// host and seconds only.
+fn runs_of(shard: &ShardResult) -> Vec<Run> {
+    if !shard.runs.is_empty() {
+        return shard.runs.clone();
     }
-    let count = engine.finish(&plan, &tallies).map_err(|e| match e {
-        nqueens::Error::Inconsistent { .. } => Failure::usage(format!(
-            "{e}: one of the shard files holds results that were edited or damaged; run its \
-             shard again"
-        )),
-        _ => Failure::failed(e.to_string()),
-    })?;
-    let seconds: f64 = shards.iter().map(|(_, s)| s.seconds).sum();
+    vec![Run {
+        host: shard.host.clone(),
+        kernel: "unrecorded".into(),
+        threads: 0,
+        ranks: 1,
+        seconds: shard.seconds,
+    }]
+}
+
+/// Prints the merged count and checks it against the published values.
+fn report(
+    args: &MergeArgs,
+    count: &Count,
+    shards: &BTreeMap<usize, &Read>,
+    runs: &[Run],
+) -> Result<(), Failure> {
+    let seconds: f64 = shards.values().map(|r| r.shard.seconds).sum();
     let mut out = std::io::stdout().lock();
     if !args.json {
         print_header(&mut out)?;
     }
-    print_count(&mut out, &count, Seconds::once(seconds), args.json)?;
-    let v = verdict(&count);
+    print_count(&mut out, count, Seconds::once(seconds), runs, args.json)?;
+    let v = verdict(count);
     if !args.json {
         let word = match (v.passed(), v.published) {
             (true, true) => "matches the published values",
@@ -168,8 +282,9 @@ pub fn run(args: &MergeArgs) -> Result<(), Failure> {
         print_line(
             &mut out,
             &format!(
-                "merged {}; {word}",
-                nqueens::words::plural(k as u64, "shard")
+                "merged {} ({}); {word}",
+                nqueens::words::plural(shards.len() as u64, "shard"),
+                describe_runs(runs)
             ),
         )?;
     }

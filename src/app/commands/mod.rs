@@ -6,6 +6,7 @@ pub mod check;
 pub mod count;
 pub mod estimate;
 pub mod find;
+pub mod man;
 pub mod merge;
 pub mod solve;
 pub mod trace;

@@ -16,17 +16,17 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
         let how_many = known(n).map_or("an enormous number of".to_string(), |k| {
             format!("{}", k.total)
         });
-        return Err(Failure::usage(format!(
+        return Err(Failure::refused(format!(
             "listing every solution for N = {n} means {how_many} boards; add --limit K, or --force to list them all"
         )));
     }
     if args.out.format == Format::Summary {
-        return Err(Failure::usage(
+        return Err(Failure::refused(
             "--format summary is for `find`; use list, board, unicode, json or svg",
         ));
     }
     if args.out.format == Format::Svg && args.out.output.is_none() {
-        return Err(Failure::usage(
+        return Err(Failure::refused(
             "--format svg writes a picture: give --output FILE",
         ));
     }

@@ -1,15 +1,20 @@
 //! `nqueens verify`: compute each N and compare with the published table.
 
 use crate::app::args::VerifyArgs;
-use crate::app::args::engine::EngineFlags;
+use crate::app::args::engine::{EngineFlags, worded};
 use crate::app::failure::Failure;
+use crate::app::projection::announce_long_range;
 use crate::app::report::{JsonCount, Seconds, timed_count};
+use crate::app::signals::Stop;
 use crate::app::system::print_line;
 use nqueens::cpu::KernelLevel;
 use nqueens::verify::{Verdict, self_test, verdict};
 use nqueens::{Method, MethodChoice, Options};
 use serde::Serialize;
 use std::time::Instant;
+
+/// What a signal does to a verification: the board in hand is abandoned.
+const STOPPING: &str = "stopping; the board being counted is abandoned";
 
 #[derive(Serialize)]
 struct JsonVerdict {
@@ -41,9 +46,12 @@ pub fn run(args: &VerifyArgs) -> Result<(), Failure> {
         return cross_check(args);
     }
     let options = flags(args).options()?;
+    let stop = Stop::on_signals(STOPPING)?;
+    let engine = nqueens::Engine::new(&options).map_err(worded)?;
+    announce_long_range(&engine, &args.range, &stop.stop, "Ctrl-C stops it")?;
     let (mut passed, mut failed) = (0, 0);
     for n in args.range.sizes() {
-        let (count, seconds) = timed_count(n, &options, args.quiet)?;
+        let (count, seconds) = timed_count(n, &options, args.quiet, &stop)?;
         let v = verdict(&count);
         if v.passed() {
             passed += 1;
@@ -97,13 +105,14 @@ fn cross_check(args: &VerifyArgs) -> Result<(), Failure> {
     let mut out = std::io::stdout().lock();
     let (mut passed, mut failed) = (0, 0);
     let options = flags(args).options()?;
+    let stop = Stop::on_signals(STOPPING)?;
     for n in args.range.sizes() {
         let by = |method: Method| {
             let options = Options {
                 method: MethodChoice::Only(method),
                 ..options
             };
-            timed_count(n, &options, args.quiet)
+            timed_count(n, &options, args.quiet, &stop)
         };
         let (backtrack, backtrack_seconds) = by(Method::Backtrack)?;
         let (halves, halves_seconds) = by(Method::Halves)?;

@@ -71,9 +71,9 @@ pub fn print_text(out: &mut impl Write, r: &BenchReport) -> Result<(), Failure> 
     print_line(
         out,
         &format!(
-            "score: {:.4e} nodes/s at {} threads (N = {}, {}, kernel {})",
+            "score: {:.4e} nodes/s at {} (N = {}, {}, kernel {})",
             r.score_nodes_per_second,
-            r.score_threads,
+            nqueens::words::plural(r.score_threads as u64, "thread"),
             r.n,
             r.method,
             r.results.last().map_or("", |t| t.kernel.as_str())
@@ -99,8 +99,9 @@ pub fn print_markdown(out: &mut impl Write, r: &BenchReport) -> Result<(), Failu
     print_line(
         out,
         &format!(
-            "Score: **{:.3e} nodes/s** at {} threads.\n",
-            r.score_nodes_per_second, r.score_threads
+            "Score: **{:.3e} nodes/s** at {}.\n",
+            r.score_nodes_per_second,
+            nqueens::words::plural(r.score_threads as u64, "thread")
         ),
     )?;
     for line in machine_lines(&r.machine) {
@@ -111,9 +112,9 @@ pub fn print_markdown(out: &mut impl Write, r: &BenchReport) -> Result<(), Failu
 
 pub fn load_report(path: &std::path::Path) -> Result<BenchReport, Failure> {
     let text = std::fs::read_to_string(path)
-        .map_err(|e| Failure::usage(format!("cannot read {}: {e}", path.display())))?;
+        .map_err(|e| Failure::refused(format!("cannot read {}: {e}", path.display())))?;
     serde_json::from_str(&text).map_err(|e| {
-        Failure::usage(format!(
+        Failure::refused(format!(
             "{} is not a saved `nqueens bench --json` result: {e}",
             path.display()
         ))
@@ -143,8 +144,9 @@ pub fn print_comparison(
             Some(o) => print_line(
                 out,
                 &format!(
-                    "{:>4} threads: median time {:.3}x, nodes/s {:.3}x, solutions/s {:.3}x",
+                    "{:>4} {}: median time {:.3}x, nodes/s {:.3}x, solutions/s {:.3}x",
                     t.threads,
+                    threads_word(t.threads),
                     t.median_seconds / o.median_seconds,
                     t.nodes_per_second / o.nodes_per_second,
                     t.solutions_per_second / o.solutions_per_second
@@ -152,7 +154,11 @@ pub fn print_comparison(
             )?,
             None => print_line(
                 out,
-                &format!("{:>4} threads: not in the old run", t.threads),
+                &format!(
+                    "{:>4} {}: not in the old run",
+                    t.threads,
+                    threads_word(t.threads)
+                ),
             )?,
         }
     }
@@ -163,4 +169,9 @@ pub fn print_comparison(
             new.score_nodes_per_second / old.score_nodes_per_second
         ),
     )
+}
+
+/// "thread" for one, else "threads" (the number stands in its own column).
+fn threads_word(threads: usize) -> &'static str {
+    if threads == 1 { "thread" } else { "threads" }
 }

@@ -26,7 +26,7 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
         last: DEFAULT_LADDER_LAST,
     });
     if range.last > MAX_N {
-        return Err(Failure::usage(format!(
+        return Err(Failure::refused(format!(
             "--n {} is out of range: the ladder runs N = 1 to {} (the engine counts each N, \
              and each step up costs it about 8x)",
             range.last, MAX_N

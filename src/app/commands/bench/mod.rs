@@ -7,17 +7,17 @@ mod figures;
 mod ladder;
 
 use crate::app::args::BenchArgs;
-use crate::app::args::engine::{EngineFlags, worded};
+use crate::app::args::engine::EngineFlags;
 use crate::app::args::parse::BoardRange;
 use crate::app::failure::Failure;
 use crate::app::progress::Bar;
-use crate::app::report::json_seconds;
+use crate::app::report::{json_seconds, timed_count};
+use crate::app::signals::Stop;
 use crate::app::system::{available_cpus, describe, print_line};
 use export::{load_report, print_comparison, print_markdown, print_text};
 use figures::{BenchReport, MAX_N, ThreadResult};
 use nqueens::verify::verdict;
-use nqueens::{Count, NoProgress, Options};
-use std::time::Instant;
+use nqueens::{Count, Options};
 
 const DEFAULT_N: usize = 16;
 
@@ -29,13 +29,13 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
         None => DEFAULT_N,
         Some(BoardRange { first, last }) if first == last => first,
         Some(_) => {
-            return Err(Failure::usage(
+            return Err(Failure::refused(
                 "--n takes one board size (a range only with --ladder)",
             ));
         }
     };
     if n > MAX_N {
-        return Err(Failure::usage(format!(
+        return Err(Failure::refused(format!(
             "--n {n} is out of range: a benchmark's workload is N = 1 to {MAX_N} (one count \
              of N = {} takes minutes, and a benchmark makes several); time one larger \
              board with `nqueens count {n}`",
@@ -57,7 +57,9 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
         kernel: args.kernel,
     }
     .options()?;
+    let stop = Stop::on_signals("stopping; the benchmark is abandoned")?;
     let mut results = Vec::new();
+    let mut projected = false;
     for &t in &threads {
         let options = Options {
             threads: Some(t),
@@ -66,9 +68,11 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
         let mut seconds = Vec::new();
         let mut last: Option<Count> = None;
         for run in 0..args.warmup + args.runs {
-            let started = Instant::now();
-            let count = nqueens::count(n, &options, &NoProgress).map_err(worded)?;
-            let elapsed = started.elapsed().as_secs_f64();
+            let (count, elapsed) = timed_count(n, &options, true, &stop)?;
+            if !projected {
+                projected = true;
+                announce_if_long(elapsed * total_runs as f64, total_runs, &bar);
+            }
             check(&count, last.as_ref(), t)?;
             if run >= args.warmup {
                 seconds.push(elapsed);
@@ -128,6 +132,18 @@ fn thread_counts(list: Option<&[usize]>) -> Vec<usize> {
         .collect();
     counts.push(cpus);
     counts
+}
+
+/// Says, after the first run, when the benchmark's runs are projected past an hour
+/// (every run as long as the first, which ran on the fewest threads).
+fn announce_if_long(seconds: f64, runs: u64, bar: &Bar) {
+    if seconds > 3600.0 {
+        bar.note(&format!(
+            "nqueens: the benchmark's {} are projected to take up to {}; Ctrl-C stops it",
+            nqueens::words::plural(runs, "run"),
+            nqueens::words::duration(seconds)
+        ));
+    }
 }
 
 /// A wrong count fails the whole benchmark: against the table where it has the row,

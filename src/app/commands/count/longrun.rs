@@ -9,7 +9,7 @@ use crate::app::system::hostname;
 use nqueens::Plan;
 use nqueens::Tally;
 use nqueens::records::{
-    CHECKPOINT_FORMAT, Checkpoint, Checksummed, Record, SHARD_FORMAT, ShardResult, parse,
+    CHECKPOINT_FORMAT, Checkpoint, Checksummed, Record, Run, SHARD_FORMAT, ShardResult, parse,
     partition, tally_table,
 };
 use std::collections::BTreeMap;
@@ -41,7 +41,7 @@ pub fn parse_shard(spec: &str) -> Result<Shard, Failure> {
             std::env::var(name)
                 .ok()
                 .and_then(|v| v.trim().parse().ok())
-                .ok_or_else(|| Failure::usage(format!("--shard slurm: {name} is not set to a number (run it inside a Slurm job array)")))
+                .ok_or_else(|| Failure::refused(format!("--shard slurm: {name} is not set to a number (run it inside a Slurm job array)")))
         };
         let (id, count, min) = (
             var("SLURM_ARRAY_TASK_ID")?,
@@ -50,7 +50,7 @@ pub fn parse_shard(spec: &str) -> Result<Shard, Failure> {
         );
         let i = id.checked_sub(min).map(|x| x + 1).filter(|&i| i <= count);
         return i.map(|index| Shard { index, count }).ok_or_else(|| {
-            Failure::usage(format!(
+            Failure::refused(format!(
                 "--shard slurm: task {id} is outside the array (min {min}, count {count})"
             ))
         });
@@ -60,7 +60,7 @@ pub fn parse_shard(spec: &str) -> Result<Shard, Failure> {
         .and_then(|(i, k)| Some((i.trim().parse().ok()?, k.trim().parse().ok()?)));
     match parsed {
         Some((index, count)) if (1..=count).contains(&index) => Ok(Shard { index, count }),
-        _ => Err(Failure::usage(format!(
+        _ => Err(Failure::refused(format!(
             "--shard '{}' is not a shard: write I/K with I from 1 to K (e.g. 3/8), or slurm",
             nqueens::words::shorten(spec)
         ))),
@@ -74,7 +74,7 @@ pub fn covered(plan: &Plan, shard: Option<Shard>) -> Result<Vec<usize>, Failure>
         return Ok((0..plan.len()).collect());
     };
     if shard.count > plan.len() {
-        return Err(Failure::usage(format!(
+        return Err(Failure::refused(format!(
             "--shard {shard}: N = {} by {} has {}, so K must be 1 to {}",
             plan.n(),
             plan.method().name(),
@@ -106,17 +106,19 @@ impl Layout {
     }
 }
 
-/// The work an earlier run saved: finished sub-problems and the seconds spent on them.
+/// The work earlier runs saved: finished sub-problems, the seconds spent on them, and the
+/// runs that did it.
 #[derive(Default)]
 pub struct Saved {
     pub done: BTreeMap<usize, Tally>,
     pub seconds: f64,
+    pub runs: Vec<Run>,
 }
 
 /// Reads a checkpoint for this layout, or refuses it (leaving it unchanged) with the reason.
 pub fn load_checkpoint(path: &Path, layout: &Layout) -> Result<Saved, Failure> {
     let refuse = |why: String| {
-        Failure::usage(format!(
+        Failure::refused(format!(
             "checkpoint {}: {why}; it was left unchanged",
             path.display()
         ))
@@ -167,6 +169,7 @@ pub fn load_checkpoint(path: &Path, layout: &Layout) -> Result<Saved, Failure> {
             .filter_map(|(id, t)| Some((id, t?)))
             .collect(),
         seconds: cp.seconds.max(0.0),
+        runs: cp.runs,
     })
 }
 
@@ -176,12 +179,14 @@ fn records(done: &BTreeMap<usize, Tally>) -> Vec<Record> {
         .collect()
 }
 
-/// Writes the checkpoint whole, or leaves the previous one.
+/// Writes the checkpoint whole, or leaves the previous one. `runs` are every run so far,
+/// this one last.
 pub fn write_checkpoint(
     path: &Path,
     layout: &Layout,
     done: &BTreeMap<usize, Tally>,
     seconds: f64,
+    runs: Vec<Run>,
 ) -> std::io::Result<()> {
     let cp = Checkpoint {
         format: CHECKPOINT_FORMAT.into(),
@@ -193,18 +198,20 @@ pub fn write_checkpoint(
         shard: layout.shard.map(|s| (s.index, s.count)),
         done: records(done),
         seconds,
+        runs,
         checksum: String::new(),
     };
     write_atomically(path, &cp.to_file_text(), true)
 }
 
-/// The shard's result file, from its finished sub-problems.
+/// The shard's result file, from its finished sub-problems and the runs that did them.
 pub fn shard_result(
     plan: &Plan,
     shard: Shard,
     covered: &[usize],
     done: &BTreeMap<usize, Tally>,
     seconds: f64,
+    runs: Vec<Run>,
 ) -> ShardResult {
     let mine: BTreeMap<usize, Tally> = covered.iter().map(|&id| (id, done[&id])).collect();
     ShardResult {
@@ -224,6 +231,7 @@ pub fn shard_result(
         results: records(&mine),
         seconds,
         host: hostname(),
+        runs,
         checksum: String::new(),
     }
 }
@@ -239,7 +247,47 @@ pub struct Checkpointer<'a> {
     pub every: Duration,
     /// Seconds spent by earlier runs.
     pub seconds_before: f64,
+    /// The runs before this one.
+    pub runs_before: Vec<Run>,
+    /// This run (its seconds are filled in at each write).
+    pub this_run: Run,
     pub started: Instant,
+}
+
+/// When the next checkpoint is due: `every` after the last write, and at least
+/// [`WRITE_SHARE`] times as long as that write took (writing takes a core from the count:
+/// `--checkpoint-every 1ms` made a count 2-3x slower).
+pub struct Cadence {
+    every: Duration,
+    last: Instant,
+    gap: Duration,
+}
+
+impl Cadence {
+    pub fn new(every: Duration) -> Cadence {
+        Cadence {
+            every,
+            last: Instant::now(),
+            gap: every,
+        }
+    }
+
+    pub fn due(&self) -> bool {
+        self.last.elapsed() >= self.gap
+    }
+
+    /// How long until the next write is due.
+    pub fn wait(&self) -> Duration {
+        self.gap.saturating_sub(self.last.elapsed())
+    }
+
+    /// Times a write and sets the next one's gap from it.
+    pub fn time<T>(&mut self, write: impl FnOnce() -> T) -> T {
+        self.last = Instant::now();
+        let result = write();
+        self.gap = self.every.max(self.last.elapsed() * WRITE_SHARE);
+        result
+    }
 }
 
 impl Checkpointer<'_> {
@@ -251,44 +299,71 @@ impl Checkpointer<'_> {
         finished: &AtomicBool,
         bar: &Bar,
     ) {
-        let mut last = Instant::now();
-        // Writing takes a core from the count: however short `every`, the writer waits at
-        // least WRITE_SHARE times as long as its last write took (`--checkpoint-every
-        // 1ms` made a count 2-3x slower).
-        let mut gap = self.every;
+        let mut cadence = Cadence::new(self.every);
         let mut failing = false;
         while !finished.load(Ordering::Relaxed) {
-            std::thread::sleep(Duration::from_millis(20).min(gap));
-            if last.elapsed() < gap {
+            std::thread::sleep(Duration::from_millis(20).min(cadence.wait()));
+            if !cadence.due() {
                 continue;
             }
-            last = Instant::now();
             let mut all = saved.clone();
             all.extend(fresh.lock().expect("no panics hold it").iter().copied());
-            let written = self.write(&all);
-            gap = self.every.max(last.elapsed() * WRITE_SHARE);
-            match written {
-                Ok(()) if failing => {
-                    failing = false;
-                    bar.note(&format!("checkpoint {} written again", self.path.display()));
-                }
-                Ok(()) => {}
-                Err(e) => {
-                    failing = true;
-                    bar.note(&format!(
-                        "nqueens: cannot write checkpoint {}: {e}; the count goes on and \
-                         tries again in {}",
-                        self.path.display(),
-                        humantime::format_duration(self.every)
-                    ));
-                }
+            let written = cadence.time(|| self.write(&all));
+            self.tell(written, &mut failing, |line| bar.note(line));
+        }
+    }
+
+    /// Says on stderr that a write failed (the count goes on), or that writing works
+    /// again after failing.
+    pub fn tell(&self, written: std::io::Result<()>, failing: &mut bool, say: impl Fn(&str)) {
+        match written {
+            Ok(()) if *failing => {
+                *failing = false;
+                say(&format!("checkpoint {} written again", self.path.display()));
+            }
+            Ok(()) => {}
+            Err(e) => {
+                *failing = true;
+                say(&format!(
+                    "nqueens: cannot write checkpoint {}: {e}; the count goes on and tries \
+                     again in {}",
+                    self.path.display(),
+                    humantime::format_duration(self.every)
+                ));
             }
         }
     }
 
     /// Writes the checkpoint with these sub-problems done.
     pub fn write(&self, done: &BTreeMap<usize, Tally>) -> std::io::Result<()> {
-        let seconds = self.seconds_before + self.started.elapsed().as_secs_f64();
-        write_checkpoint(self.path, self.layout, done, seconds)
+        let run = self.started.elapsed().as_secs_f64();
+        write_checkpoint(
+            self.path,
+            self.layout,
+            done,
+            self.seconds_before + run,
+            with_run(&self.runs_before, &self.this_run, run),
+        )
     }
+}
+
+/// This process's run, for the files of long runs (its seconds still 0).
+pub fn this_run(engine: &nqueens::Engine, ranks: usize) -> Run {
+    Run {
+        host: hostname(),
+        kernel: engine.kernel().name().into(),
+        threads: engine.threads(),
+        ranks,
+        seconds: 0.0,
+    }
+}
+
+/// The runs before, and this one with its seconds.
+pub fn with_run(before: &[Run], this: &Run, seconds: f64) -> Vec<Run> {
+    let mut runs = before.to_vec();
+    runs.push(Run {
+        seconds,
+        ..this.clone()
+    });
+    runs
 }

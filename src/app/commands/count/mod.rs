@@ -3,7 +3,7 @@
 //! split, run the sub-problems with the sinks attached (progress, checkpoint), report.
 
 mod longrun;
-#[cfg(feature = "mpi")]
+#[cfg_attr(not(feature = "mpi"), path = "no_mpi.rs")]
 mod mpi_ranks;
 
 use crate::app::args::CountArgs;
@@ -11,32 +11,56 @@ use crate::app::args::engine::{EngineFlags, worded};
 use crate::app::failure::Failure;
 use crate::app::output::{FileLock, check_writable, same_file, write_atomically};
 use crate::app::progress::Bar;
-use crate::app::report::{Seconds, print_count, print_header};
+use crate::app::projection::{announce_long_range, long_run_note};
+use crate::app::report::{Seconds, describe_runs, print_count, print_header};
 use crate::app::signals::Stop;
-use crate::app::system::{available_cpus, print_line, say};
-use longrun::{Checkpointer, Layout, Saved, Shard, load_checkpoint, shard_result};
-use nqueens::records::Checksummed;
-use nqueens::words::{duration, human_bytes, plural};
-use nqueens::{Engine, Method, Plan, Progress, Tally, Work};
+use crate::app::system::{print_line, say};
+use longrun::{
+    Cadence, Checkpointer, Layout, Saved, Shard, load_checkpoint, shard_result, this_run, with_run,
+};
+use mpi_ranks::Ranks;
+use nqueens::records::{Checksummed, Run};
+use nqueens::{Engine, Plan, Progress, Tally, Work};
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 pub fn run(args: &CountArgs) -> Result<(), Failure> {
+    let ranks = if args.mpi {
+        Some(mpi_ranks::join()?)
+    } else {
+        None
+    };
+    match (count(args, ranks.as_ref()), &ranks) {
+        // Rank 0 ends the job; a worker ends itself, and the MPI runtime then ends the
+        // others (rank 0 saving first).
+        (Err(failure), Some(ranks)) => {
+            say(&format!("nqueens: {}", failure.message));
+            if ranks.is_coordinator() {
+                ranks.abort(failure.status)
+            }
+            std::process::exit(i32::from(failure.status))
+        }
+        (outcome, _) => outcome,
+    }
+}
+
+/// The count on this process: the whole job, or (with `ranks`) its part of an MPI job.
+fn count(args: &CountArgs, ranks: Option<&Ranks>) -> Result<(), Failure> {
     let shard = args
         .shard
         .as_deref()
         .map(longrun::parse_shard)
         .transpose()?;
-    let long = args.checkpoint.is_some() || shard.is_some() || args.mpi;
+    let long = args.checkpoint.is_some() || shard.is_some() || ranks.is_some();
     if long && args.range.first != args.range.last {
-        return Err(Failure::usage(
+        return Err(Failure::refused(
             "--checkpoint, --shard and --mpi take one board size, not a range",
         ));
     }
     if shard.is_some() && args.output.is_none() {
-        return Err(Failure::usage(
+        return Err(Failure::refused(
             "--shard needs --output FILE for the shard's result",
         ));
     }
@@ -54,63 +78,49 @@ pub fn run(args: &CountArgs) -> Result<(), Failure> {
         flags.options()?
     };
     let engine = Engine::new(&options).map_err(worded)?;
+    // Only rank 0 of an MPI job reads and writes files.
+    let keeps_files = ranks.is_none_or(Ranks::is_coordinator);
     // Every file the run will write is checked, and the checkpoint claimed, before any
     // work: a run must not finish hours of work and then find it cannot save it.
-    if let (Some(output), Some(checkpoint)) = (&args.output, &args.checkpoint)
-        && same_file(output, checkpoint)
-    {
-        return Err(Failure::usage(format!(
-            "{} is given as both --output and --checkpoint; they must be two files",
-            output.display()
-        )));
-    }
-    // A second run on the same output is refused now, not found out when both finish.
-    let _output_lock = match &args.output {
-        Some(path) => {
-            check_writable(path, args.force)?;
-            Some(FileLock::claim(path, "output")?)
-        }
-        None => None,
+    let _locks = if keeps_files {
+        claim_files(args)?
+    } else {
+        Vec::new()
     };
-    let _checkpoint_lock = match &args.checkpoint {
-        Some(path) => {
-            check_writable(path, true)?;
-            Some(FileLock::claim(path, "checkpoint")?)
-        }
-        None => None,
-    };
-    let stop = Stop::on_signals()?;
+    let stop = Stop::on_signals(&stop_notice(args, ranks))?;
     let mut out = std::io::stdout().lock();
+    if keeps_files {
+        announce_long_range(&engine, &args.range, &stop.stop, HOW_TO_STOP)?;
+    }
     for (i, n) in args.range.sizes().enumerate() {
         // Preparing (the split, the shard's part) is part of the run's time.
         let started = Instant::now();
-        let bar = Bar::new(format!("N = {n}"), args.quiet || args.mpi);
+        let bar = Bar::new(format!("N = {n}"), args.quiet || ranks.is_some());
         let parts = shard.map_or(1, |shard| shard.count);
         let plan = engine.prepare_part(n, parts).map_err(worded)?;
-        if shard.is_none() && !args.mpi {
-            warn_if_long(&engine, &plan, &bar, &stop);
+        if shard.is_none() && keeps_files {
+            warn_if_long_plan(&engine, &plan, &bar, &stop);
         }
         let covered = longrun::covered(&plan, shard)?;
         let layout = Layout::of(&plan, shard);
         let saved = match &args.checkpoint {
-            Some(path) if path.exists() => load_checkpoint(path, &layout)?,
+            Some(path) if keeps_files && path.exists() => load_checkpoint(path, &layout)?,
             _ => Saved::default(),
         };
-        let ran = if args.mpi {
-            match run_on_mpi(&engine, &plan, started)? {
-                Some(ran) => ran,
-                None => return Ok(()), // a worker rank: rank 0 reports
-            }
-        } else {
-            let part = Part {
-                plan: &plan,
-                covered: &covered,
-                layout: &layout,
-                started,
-                bar,
-            };
-            run_here(&engine, part, saved, args, &stop)
+        let part = Part {
+            plan: &plan,
+            covered: &covered,
+            layout: &layout,
+            started,
+            bar,
         };
+        let ran = match ranks {
+            Some(ranks) => run_on_mpi(&engine, ranks, part, saved, args, &stop)?,
+            None => run_here(&engine, part, saved, args, &stop),
+        };
+        if !keeps_files {
+            return Ok(()); // an MPI worker: rank 0 reports
+        }
         if !ran.complete(&covered) {
             return Err(interrupted(&ran, &covered, args, &stop));
         }
@@ -120,28 +130,37 @@ pub fn run(args: &CountArgs) -> Result<(), Failure> {
                 let tallies: Vec<Option<Tally>> = (0..plan.len())
                     .map(|id| ran.done.get(&id).copied())
                     .collect();
-                let count = engine.finish(&plan, &tallies).map_err(|e| {
-                    match (&e, &args.checkpoint) {
-                        (nqueens::Error::Inconsistent { .. }, Some(path)) => {
-                            Failure::usage(format!(
-                                "{e}: the checkpoint {} holds results that were edited or damaged; \
-                         remove it and count again",
-                                path.display()
-                            ))
-                        }
-                        _ => Failure::failed(e.to_string()),
-                    }
-                })?;
+                let count =
+                    engine
+                        .finish(&plan, &tallies)
+                        .map_err(|e| match (&e, &args.checkpoint) {
+                            (nqueens::Error::Inconsistent { .. }, Some(path)) => {
+                                Failure::refused(format!(
+                                    "{e}: the checkpoint {} holds results that were edited or \
+                                 damaged; remove it and count again",
+                                    path.display()
+                                ))
+                            }
+                            _ => Failure::failed(e.to_string()),
+                        })?;
                 // The header comes with the first result: a count that fails or is
                 // interrupted before it leaves stdout empty.
                 if i == 0 && !args.json {
                     print_header(&mut out)?;
                 }
-                print_count(&mut out, &count, ran.seconds, args.json)?;
+                // A count done by more than this run names every run that took part.
+                let runs = if ran.runs.len() > 1 || ranks.is_some() {
+                    &ran.runs[..]
+                } else {
+                    &[]
+                };
+                print_count(&mut out, &count, ran.seconds, runs, args.json)?;
                 if ran.seconds.total > ran.seconds.run && !args.json {
                     say(&format!(
-                        "N = {n}: {:.3} s in this run, {:.3} s over every run of the checkpoint",
-                        ran.seconds.run, ran.seconds.total
+                        "N = {n}: {:.3} s in this run, {:.3} s over every run of the checkpoint ({})",
+                        ran.seconds.run,
+                        ran.seconds.total,
+                        describe_runs(&ran.runs)
                     ));
                 }
             }
@@ -156,31 +175,52 @@ pub fn run(args: &CountArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Says on stderr, before the work, when a count is projected past an hour (a count of
-/// N = 28 would otherwise start silently on a job of years). Only boards that may take
-/// that long are sampled, for a second at most.
-fn warn_if_long(engine: &Engine, plan: &Plan, bar: &Bar, stop: &Stop) {
-    const HOUR: f64 = 3600.0;
-    let may_be_long = match plan.method() {
-        Method::Backtrack => plan.n() >= 20,
-        Method::Halves => plan.n() >= 22,
-    };
-    if !may_be_long {
-        return;
+/// Checks and claims every file the run will write: the output (`--force` to replace it)
+/// and the checkpoint, each locked so that a second run on them is refused now.
+fn claim_files(args: &CountArgs) -> Result<Vec<FileLock>, Failure> {
+    if let (Some(output), Some(checkpoint)) = (&args.output, &args.checkpoint)
+        && same_file(output, checkpoint)
+    {
+        return Err(Failure::refused(format!(
+            "{} is given as both --output and --checkpoint; they must be two files",
+            output.display()
+        )));
     }
-    let p = engine.project(plan, 1.0, available_cpus(), Some(&stop.stop));
-    if p.seconds > HOUR && !stop.stop.load(Ordering::Relaxed) {
-        bar.note(&format!(
-            "nqueens: N = {} by {} is projected to take {} on {} and {} of memory \
-             (`nqueens estimate {}` for the figures); Ctrl-C stops it, and --checkpoint \
-             FILE keeps its work",
-            plan.n(),
-            p.method,
-            duration(p.seconds),
-            plural(engine.threads() as u64, "thread"),
-            human_bytes(p.memory_bytes),
-            plan.n()
-        ));
+    let mut locks = Vec::new();
+    if let Some(path) = &args.output {
+        check_writable(path, args.force)?;
+        locks.push(FileLock::claim(path, "output")?);
+    }
+    if let Some(path) = &args.checkpoint {
+        check_writable(path, true)?;
+        locks.push(FileLock::claim(path, "checkpoint")?);
+    }
+    Ok(locks)
+}
+
+/// What a signal will do to this run's work, as the signal's notice says it.
+fn stop_notice(args: &CountArgs, ranks: Option<&Ranks>) -> String {
+    match (ranks, &args.checkpoint) {
+        (Some(ranks), _) if !ranks.is_coordinator() => format!(
+            "stopping rank {}; rank 0 keeps what has reached it",
+            ranks.rank()
+        ),
+        (_, Some(path)) => format!(
+            "stopping, saving every finished sub-problem in {}",
+            path.display()
+        ),
+        (_, None) => "stopping; nothing is kept (--checkpoint FILE keeps a count's work)".into(),
+    }
+}
+
+/// The note said before a count that may pass an hour.
+const HOW_TO_STOP: &str = "Ctrl-C stops it, and --checkpoint FILE keeps its work";
+
+/// Says on stderr, before the work, when a count is projected past an hour (a count of
+/// N = 28 would otherwise start silently on a job of years).
+fn warn_if_long_plan(engine: &Engine, plan: &Plan, bar: &Bar, stop: &Stop) {
+    if let Some(note) = long_run_note(engine, plan, &stop.stop, HOW_TO_STOP) {
+        bar.note(&note);
     }
 }
 
@@ -189,6 +229,8 @@ fn warn_if_long(engine: &Engine, plan: &Plan, bar: &Bar, stop: &Stop) {
 struct Ran {
     done: BTreeMap<usize, Tally>,
     seconds: Seconds,
+    /// Every run that did the work, this one last.
+    runs: Vec<Run>,
     checkpoint_failure: Option<String>,
 }
 
@@ -224,13 +266,8 @@ fn run_here(engine: &Engine, part: Part, saved: Saved, args: &CountArgs, stop: &
         already: saved.done.len() as u64,
     };
     let fresh = Mutex::new(Vec::new());
-    let checkpointer = args.checkpoint.as_deref().map(|path| Checkpointer {
-        path,
-        layout,
-        every: args.checkpoint_every,
-        seconds_before: saved.seconds,
-        started,
-    });
+    let me = this_run(engine, 1);
+    let checkpointer = checkpointer(args, layout, &saved, &me, started);
     let finished = AtomicBool::new(false);
     let results = std::thread::scope(|scope| {
         if let Some(writer) = &checkpointer {
@@ -255,6 +292,38 @@ fn run_here(engine: &Engine, part: Part, saved: Saved, args: &CountArgs, stop: &
     sink.bar.finish();
     let mut done = saved.done;
     done.extend(results);
+    finish_run(done, checkpointer, &saved.runs, &me, saved.seconds, started)
+}
+
+/// The checkpoint writer of a run with `--checkpoint`: this run (`me`) after the saved
+/// ones.
+fn checkpointer<'a>(
+    args: &'a CountArgs,
+    layout: &'a Layout,
+    saved: &Saved,
+    me: &Run,
+    started: Instant,
+) -> Option<Checkpointer<'a>> {
+    args.checkpoint.as_deref().map(|path| Checkpointer {
+        path,
+        layout,
+        every: args.checkpoint_every,
+        seconds_before: saved.seconds,
+        runs_before: saved.runs.clone(),
+        this_run: me.clone(),
+        started,
+    })
+}
+
+/// What a run left, once its checkpoint (if any) is written a last time.
+fn finish_run(
+    done: BTreeMap<usize, Tally>,
+    checkpointer: Option<Checkpointer>,
+    runs_before: &[Run],
+    me: &Run,
+    seconds_before: f64,
+    started: Instant,
+) -> Ran {
     let checkpoint_failure = checkpointer.and_then(|writer| {
         writer
             .write(&done)
@@ -266,25 +335,56 @@ fn run_here(engine: &Engine, part: Part, saved: Saved, args: &CountArgs, stop: &
         done,
         seconds: Seconds {
             run,
-            total: saved.seconds + run,
+            total: seconds_before + run,
         },
+        runs: with_run(runs_before, me, run),
         checkpoint_failure,
     }
 }
 
-#[cfg(feature = "mpi")]
-fn run_on_mpi(engine: &Engine, plan: &Plan, started: Instant) -> Result<Option<Ran>, Failure> {
-    Ok(mpi_ranks::distribute(engine, plan)?.map(|done| Ran {
+/// Runs the part over the MPI job's ranks. Rank 0 notes every tally that arrives and
+/// writes the checkpoint as [`run_here`] does (when due, and once more at the end, whether
+/// the work finished or a signal stopped it); the other ranks only count.
+fn run_on_mpi(
+    engine: &Engine,
+    ranks: &Ranks,
+    part: Part,
+    saved: Saved,
+    args: &CountArgs,
+    stop: &Stop,
+) -> Result<Ran, Failure> {
+    let Part {
+        plan,
+        covered,
+        layout,
+        started,
+        ..
+    } = part;
+    let me = this_run(engine, ranks.size());
+    let checkpointer = checkpointer(args, layout, &saved, &me, started);
+    let todo: Vec<usize> = covered
+        .iter()
+        .copied()
+        .filter(|id| !saved.done.contains_key(id))
+        .collect();
+    let mut done = saved.done;
+    let mut cadence = Cadence::new(args.checkpoint_every);
+    let mut failing = false;
+    ranks.distribute(engine, plan, &todo, stop, &mut done, |done| {
+        if let Some(writer) = &checkpointer
+            && cadence.due()
+        {
+            let written = cadence.time(|| writer.write(done));
+            writer.tell(written, &mut failing, say);
+        }
+    })?;
+    Ok(finish_run(
         done,
-        seconds: Seconds::once(started.elapsed().as_secs_f64()),
-        checkpoint_failure: None,
-    }))
-}
-
-#[cfg(not(feature = "mpi"))]
-fn run_on_mpi(_: &Engine, _: &Plan, _: Instant) -> Result<Option<Ran>, Failure> {
-    Err(Failure::usage(
-        "--mpi needs a build with the `mpi` feature: cargo build --release --features mpi",
+        checkpointer,
+        &saved.runs,
+        &me,
+        saved.seconds,
+        started,
     ))
 }
 
@@ -295,7 +395,14 @@ fn interrupted(ran: &Ran, covered: &[usize], args: &CountArgs, stop: &Stop) -> F
         .filter(|id| ran.done.contains_key(id))
         .count();
     let saved = match (&args.checkpoint, &ran.checkpoint_failure) {
-        (Some(_), None) => "saved; run the same command again to resume".to_string(),
+        (Some(path), None) if args.mpi => format!(
+            "saved in {}; run the same command again (with any number of ranks) to resume",
+            path.display()
+        ),
+        (Some(path), None) => format!(
+            "saved in {}; run the same command again to resume",
+            path.display()
+        ),
         (Some(_), Some(why)) => format!("{why} (the last checkpoint written is kept)"),
         (None, _) => "nothing was saved (use --checkpoint FILE to keep partial work)".into(),
     };
@@ -323,7 +430,14 @@ fn report_shard(
     ran: &Ran,
     args: &CountArgs,
 ) -> Result<(), Failure> {
-    let result = shard_result(plan, shard, covered, &ran.done, ran.seconds.total);
+    let result = shard_result(
+        plan,
+        shard,
+        covered,
+        &ran.done,
+        ran.seconds.total,
+        ran.runs.clone(),
+    );
     let path = args
         .output
         .as_deref()

@@ -19,7 +19,7 @@ pub fn run(args: &TraceArgs) -> Result<(), Failure> {
         return plain(args);
     }
     if !std::io::stdout().is_terminal() {
-        return Err(Failure::usage(
+        return Err(Failure::refused(
             "the tracer needs a terminal; for text use --plain with --steps K or --solutions-only",
         ));
     }
@@ -146,7 +146,7 @@ fn plain(args: &TraceArgs) -> Result<(), Failure> {
         return Ok(());
     }
     let Some(steps) = args.steps else {
-        return Err(Failure::usage(
+        return Err(Failure::refused(
             "--plain needs --steps K or --solutions-only",
         ));
     };
