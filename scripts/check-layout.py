@@ -26,12 +26,13 @@ def module_of(path, src):
 
 
 def strip(text):
-    """The file without its test module, comments and string contents."""
+    """The file without its test module, comments and string contents (strings continued
+    over lines with a backslash included)."""
     tests = re.search(r"#\[cfg\(test\)\]\n(pub(\([^)]*\))? )?mod tests", text)
     if tests:
         text = text[: tests.start()]
     text = re.sub(r"//[^\n]*", "", text)
-    text = re.sub(r'"(?:[^"\\]|\\.)*"', '""', text)
+    text = re.sub(r'"(?:[^"\\]|\\.)*"', '""', text, flags=re.S)
     return text
 
 

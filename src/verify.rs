@@ -6,6 +6,7 @@ use crate::known::known;
 use crate::methods::halves::join::MIN_N as HALVES_MIN_N;
 use crate::methods::{Method, MethodChoice};
 use crate::symmetry::group::Symmetry;
+use crate::words::plural;
 
 /// One compared field: what was computed and, where published, what the table says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -111,7 +112,8 @@ pub fn self_test() -> Result<usize, String> {
                     let engine = engine(threads, Some(split_depth), Method::Backtrack, kernel)?;
                     let got = engine.count(n, &NoProgress).map_err(|e| e.to_string())?;
                     let where_ = format!(
-                        "N = {n}, {kernel} kernel, {threads} threads, split depth {split_depth}"
+                        "N = {n}, {kernel} kernel, {}, split depth {split_depth}",
+                        plural(threads as u64, "thread")
                     );
                     check(
                         verdict(&got).passed(),
@@ -133,7 +135,8 @@ pub fn self_test() -> Result<usize, String> {
                 check(
                     got.method == Method::Halves && verdict(&got).passed(),
                     format!(
-                        "N = {n} by halves, {kernel} kernel, {threads} threads: differs from the table"
+                        "N = {n} by halves, {kernel} kernel, {}: differs from the table",
+                        plural(threads as u64, "thread")
                     ),
                 )?;
             }

@@ -38,7 +38,10 @@ pub fn run() -> ExitCode {
         )
         .into_boxed_str(),
     );
-    let matches = match Args::command().version(version).try_get_matches() {
+    let command = Args::command()
+        .version(version)
+        .mut_subcommands(|sub| sub.after_help(args::EXIT_STATUS));
+    let matches = match command.try_get_matches() {
         Ok(matches) => matches,
         Err(err) => return refuse_arguments(err),
     };

@@ -23,13 +23,14 @@ const EXIT_STATUS: &str = ".SH \"EXIT STATUS\"
 success
 .TP
 1
-a check failed: a count that differs from the published values, a placement that is not a
-solution, or a file that could not be written after the work (the result is printed on
-stdout)
+a check failed: a count that differs from the published values, two results of one shard
+that disagree, a placement that is not a solution, or output that could not be written
+after the work (stdout full or closed; a result file that could not be written is then
+printed on stdout)
 .TP
 2
-refused before any work: bad input, a file that cannot be written or is in use, too little
-memory, or a damaged or edited file
+refused before any work, or input refused: bad arguments, a file that is damaged, edited,
+missing, foreign, in use or cannot be written, or too little memory
 .TP
 128 + N
 stopped by signal N (130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP), after saving what

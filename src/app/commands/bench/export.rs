@@ -59,8 +59,10 @@ pub fn print_text(out: &mut impl Write, r: &BenchReport) -> Result<(), Failure> 
     print_line(
         out,
         &format!(
-            "workload: count N = {}, {} warm-up + {} timed runs per thread count",
-            r.n, r.warmup, r.runs
+            "workload: count N = {}, {} + {} per thread count",
+            r.n,
+            nqueens::words::plural(r.warmup, "warm-up"),
+            nqueens::words::plural(r.runs, "timed run")
         ),
     )?;
     let row = |cells: &[String]| cells.iter().map(|c| format!("{c:>12}")).collect::<String>();

@@ -153,8 +153,11 @@ fn check(count: &Count, previous: Option<&Count>, threads: usize) -> Result<(), 
     let differs = previous.is_some_and(|p| (p.total, p.unique) != (count.total, count.unique));
     if !v.passed() || (!v.published && differs) {
         return Err(Failure::failed(format!(
-            "WRONG COUNT at N = {}, {threads} threads: total {} unique {}; the benchmark is void",
-            count.n, count.total, count.unique
+            "WRONG COUNT at N = {}, {}: total {} unique {}; the benchmark is void",
+            count.n,
+            nqueens::words::plural(threads as u64, "thread"),
+            count.total,
+            count.unique
         )));
     }
     Ok(())

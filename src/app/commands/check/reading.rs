@@ -28,6 +28,9 @@ pub enum Line {
 struct OneLine<'a, R: BufRead> {
     inner: &'a mut R,
     ended: bool,
+    /// Bytes at the head of `inner`'s buffer known to come before the newline: a reader
+    /// that takes a byte at a time (serde_json's) must not rescan the buffer each time.
+    known: usize,
 }
 
 impl<R: BufRead> Read for OneLine<'_, R> {
@@ -45,6 +48,9 @@ impl<R: BufRead> BufRead for OneLine<'_, R> {
         if self.ended {
             return Ok(&[]);
         }
+        if self.known > 0 {
+            return Ok(&self.inner.fill_buf()?[..self.known]);
+        }
         let buffer = self.inner.fill_buf()?;
         if buffer.is_empty() {
             self.ended = true;
@@ -56,14 +62,15 @@ impl<R: BufRead> BufRead for OneLine<'_, R> {
             return Ok(&[]);
         }
         // Hand out the bytes before the newline; borrowck wants the buffer fetched again.
-        let end = buffer
+        self.known = buffer
             .iter()
             .position(|&b| b == b'\n')
             .unwrap_or(buffer.len());
-        Ok(&self.inner.fill_buf()?[..end])
+        Ok(&self.inner.fill_buf()?[..self.known])
     }
 
     fn consume(&mut self, amount: usize) {
+        self.known = self.known.saturating_sub(amount);
         self.inner.consume(amount);
     }
 }
@@ -109,6 +116,7 @@ pub fn next_line(input: &mut impl BufRead, first: bool) -> io::Result<Option<Lin
     let mut line = OneLine {
         inner: input,
         ended: false,
+        known: 0,
     };
     if first && line.fill_buf()?.starts_with(b"\xef\xbb\xbf") {
         line.consume(3);
@@ -193,17 +201,13 @@ impl Token {
         let Ok(text) = std::str::from_utf8(&self.kept) else {
             return Err("not text (invalid UTF-8)".into());
         };
-        let shown = || {
-            if self.len > self.kept.len() {
-                format!("{}... ({} bytes)", shorten(text), self.len)
-            } else {
-                shorten(text)
-            }
-        };
         if self.len > self.kept.len() {
+            // Too long to be a column: its first characters and its length.
+            let start: String = text.chars().take(40).collect();
             return Err(format!(
-                "'{}' is not a column (a whole number from 0)",
-                shown()
+                "'{}... ({} bytes)' is not a column (a whole number from 0)",
+                shorten(&start),
+                self.len
             ));
         }
         for part in text.split(char::is_whitespace).filter(|p| !p.is_empty()) {

@@ -1,0 +1,241 @@
+//! One meaning per exit status, for every command: 0 success; 1 a check failed (a count or
+//! placement that is wrong, two results that disagree, or output that could not be
+//! written after the work); 2 refused before any work, or input refused (bad, damaged,
+//! edited, missing, foreign, unwritable); 128 + N stopped by signal N. A row per command
+//! and class; the manual's EXIT STATUS section says the same.
+
+mod common;
+
+use common::nqueens;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// What a command's exit status means.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Class {
+    Success,
+    CheckFailed,
+    Refused,
+}
+
+impl Class {
+    fn status(self) -> i32 {
+        match self {
+            Class::Success => 0,
+            Class::CheckFailed => 1,
+            Class::Refused => 2,
+        }
+    }
+}
+
+/// Runs `args` with stdin closed and stdout to `stdout` ("null" or "full").
+fn status_of(args: &[&str], stdout: &str) -> (i32, String) {
+    let sink = std::fs::OpenOptions::new()
+        .write(true)
+        .open(format!("/dev/{stdout}"))
+        .unwrap();
+    let out = Command::new(assert_cmd::cargo::cargo_bin("nqueens"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(sink)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    (out.status.code().expect("ended by exit"), stderr)
+}
+
+#[test]
+fn every_command_has_one_status_per_class() {
+    let dir = tempfile::tempdir().unwrap();
+    let shard = |i: usize| dir.path().join(format!("s{i}.json"));
+    for i in 1..=2 {
+        let spec = format!("{i}/2");
+        let file = shard(i);
+        nqueens()
+            .args(["count", "9", "--shard", &spec, "-o"])
+            .arg(&file)
+            .assert()
+            .success();
+    }
+    let twin = dir.path().join("twin.json");
+    let text = std::fs::read_to_string(shard(1)).unwrap();
+    let mut record: nqueens::records::ShardResult = nqueens::records::parse(&text).unwrap();
+    record.results[0].1 += 1;
+    use nqueens::records::Checksummed;
+    std::fs::write(&twin, record.to_file_text()).unwrap();
+    let (s1, s2, twin) = (shard(1), shard(2), twin);
+    let (s1, s2, twin) = (
+        s1.to_str().unwrap(),
+        s2.to_str().unwrap(),
+        twin.to_str().unwrap(),
+    );
+    let man_dir = dir.path().join("pages");
+    std::fs::create_dir(&man_dir).unwrap();
+    let man_dir = man_dir.to_str().unwrap();
+    let missing = dir.path().join("none/x.json");
+    let missing = missing.to_str().unwrap();
+
+    use Class::*;
+    // (command, class, arguments, stdout): "full" is /dev/full, where every write fails.
+    let table: &[(&str, Class, &[&str], &str)] = &[
+        ("count", Success, &["count", "8"], "null"),
+        ("count", Refused, &["count", "0"], "null"),
+        (
+            "count",
+            Refused,
+            &["count", "8", "--shard", "1/2", "-o", missing],
+            "null",
+        ),
+        ("count", CheckFailed, &["count", "8"], "full"),
+        ("verify", Success, &["verify", "8"], "null"),
+        ("verify", Refused, &["verify", "40"], "null"),
+        ("verify", CheckFailed, &["verify", "8"], "full"),
+        (
+            "bench",
+            Success,
+            &[
+                "bench",
+                "--n",
+                "6",
+                "--runs",
+                "1",
+                "--warmup",
+                "0",
+                "--threads-list",
+                "1",
+            ],
+            "null",
+        ),
+        ("bench", Refused, &["bench", "--n", "40"], "null"),
+        ("solve", Success, &["solve", "6"], "null"),
+        ("solve", Refused, &["solve", "0"], "null"),
+        ("solve", CheckFailed, &["solve", "6"], "full"),
+        ("find", Success, &["find", "8"], "null"),
+        ("find", Refused, &["find", "0"], "null"),
+        ("find", CheckFailed, &["find", "3"], "null"),
+        ("check", Success, &["check", "1 3 0 2"], "null"),
+        ("check", Refused, &["check", "1 x 0"], "null"),
+        ("check", CheckFailed, &["check", "0 1 2 3"], "null"),
+        ("trace", Refused, &["trace", "0"], "null"),
+        ("merge", Success, &["merge", s1, s2], "null"),
+        ("merge", Refused, &["merge", s1], "null"),
+        ("merge", Refused, &["merge", s1, "/dev/null"], "null"),
+        ("merge", CheckFailed, &["merge", s1, twin, s2], "null"),
+        (
+            "estimate",
+            Success,
+            &["estimate", "10", "--seconds", "0.2"],
+            "null",
+        ),
+        ("estimate", Refused, &["estimate", "0"], "null"),
+        ("completions", Success, &["completions", "bash"], "null"),
+        ("completions", Refused, &["completions", "nosuch"], "null"),
+        ("completions", CheckFailed, &["completions", "bash"], "full"),
+        ("man", Success, &["man"], "null"),
+        ("man", Refused, &["man", "nosuch"], "null"),
+        ("man", Success, &["man", "--dir", man_dir], "null"),
+        ("man", Refused, &["man", "--dir", man_dir], "null"),
+    ];
+    let mut wrong = Vec::new();
+    for &(command, class, args, stdout) in table {
+        let (status, stderr) = status_of(args, stdout);
+        if status != class.status() {
+            wrong.push(format!(
+                "{command} {args:?} > /dev/{stdout}: {status}, not {class:?} ({}): {stderr}",
+                class.status()
+            ));
+        }
+        if class != Success && !stderr.starts_with("nqueens: ") && !stderr.starts_with("error:") {
+            wrong.push(format!(
+                "{command} {args:?}: no message on stderr: {stderr:?}"
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    let commands: std::collections::BTreeSet<&str> = table.iter().map(|row| row.0).collect();
+    assert_eq!(commands.len(), 11, "a row for every command: {commands:?}");
+}
+
+/// Starts `args` and sends `signal` once it has run for `after`; returns the status.
+fn stopped_by(args: &[&str], signal: &str, after: Duration) -> (Option<i32>, Duration) {
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("nqueens"))
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(after);
+    let sent = Instant::now();
+    Command::new("kill")
+        .args([format!("-{signal}"), child.id().to_string()])
+        .status()
+        .unwrap();
+    let status = child.wait().unwrap();
+    (status.code(), sent.elapsed())
+}
+
+#[test]
+fn long_commands_stop_on_a_signal_with_its_status() {
+    let dir = tempfile::tempdir().unwrap();
+    let cp = dir.path().join("cp.json");
+    let cp = cp.to_str().unwrap();
+    let rows: &[(&[&str], &str, i32)] = &[
+        (&["count", "28", "--quiet"], "INT", 130),
+        (&["count", "28", "--quiet", "--checkpoint", cp], "TERM", 143),
+        (&["count", "1..28", "--quiet"], "HUP", 129),
+        (&["verify", "30", "--quiet"], "INT", 130),
+        (&["verify", "30", "--quiet"], "TERM", 143),
+        (&["verify", "24", "--cross-check", "--quiet"], "HUP", 129),
+        (
+            &["bench", "--n", "18", "--runs", "50", "--quiet"],
+            "INT",
+            130,
+        ),
+    ];
+    for &(args, signal, status) in rows {
+        let (got, waited) = stopped_by(args, signal, Duration::from_millis(1500));
+        assert_eq!(got, Some(status), "{args:?} on SIG{signal}");
+        // A liveness bound, not a timing: the promise is a second.
+        assert!(waited < Duration::from_secs(10), "{args:?}: {waited:?}");
+    }
+    assert!(Path::new(cp).exists(), "the checkpoint was saved");
+}
+
+#[test]
+fn help_and_manual_pages_state_the_same_statuses() {
+    let commands = [
+        "count",
+        "verify",
+        "bench",
+        "solve",
+        "find",
+        "check",
+        "trace",
+        "merge",
+        "estimate",
+        "completions",
+        "man",
+    ];
+    for command in commands {
+        let help = nqueens().args([command, "--help"]).output().unwrap();
+        let help = String::from_utf8_lossy(&help.stdout);
+        assert!(
+            help.contains("Exit status: 0 success; 1 a check failed")
+                && help.contains("2 refused before any work or input refused")
+                && help.contains("128+N stopped by signal N"),
+            "{command} --help: {help}"
+        );
+        let page = nqueens().args(["man", command]).output().unwrap();
+        let page = String::from_utf8_lossy(&page.stdout);
+        assert!(
+            page.contains(".SH \"EXIT STATUS\"")
+                && page.contains("refused before any work, or input refused"),
+            "man {command}"
+        );
+        assert!(
+            page.contains(env!("CARGO_PKG_VERSION")),
+            "man {command} names the version"
+        );
+    }
+}
