@@ -120,6 +120,76 @@ fn the_thread_variable_is_checked_like_the_flag() {
         .assert()
         .success()
         .stdout(predicate::str::contains("\"threads\":3"));
+    // Set but empty is unset, as rayon reads it: every CPU this process may use.
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    nqueens()
+        .args(["count", "8", "--json"])
+        .env("RAYON_NUM_THREADS", "")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(format!("\"threads\":{cpus},")));
+}
+
+#[test]
+fn a_range_without_an_end_says_which_end_is_missing() {
+    refused(&["count", "8.."], "the range '8..' has no last board size");
+    refused(&["count", "..8"], "the range '..8' has no first board size");
+    refused(&["verify", "3.."], "has no last board size");
+}
+
+#[test]
+fn one_of_a_thing_is_said_in_the_singular() {
+    let out = nqueens()
+        .args([
+            "bench",
+            "--n",
+            "6",
+            "--runs",
+            "1",
+            "--warmup",
+            "1",
+            "--threads-list",
+            "1",
+        ])
+        .assert()
+        .success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(stdout.contains("1 warm-up + 1 timed run per"), "{stdout}");
+    assert!(stdout.contains("at 1 thread ("), "{stdout}");
+    assert!(
+        !stdout.contains("1 threads") && !stdout.contains("1 timed runs"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn man_dir_keeps_existing_pages_without_force() {
+    let dir = tempfile::tempdir().unwrap();
+    nqueens()
+        .args(["man", "--dir"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let page = dir.path().join("nqueens-count.1");
+    std::fs::write(&page, "my own page").unwrap();
+    nqueens()
+        .args(["man", "--dir"])
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stdout(predicate::str::is_empty())
+        .stderr(predicate::str::contains("exists; add --force"));
+    assert_eq!(std::fs::read_to_string(&page).unwrap(), "my own page");
+    nqueens()
+        .args(["man", "--force", "--dir"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    assert!(
+        std::fs::read_to_string(&page)
+            .unwrap()
+            .contains(".SH \"EXIT STATUS\"")
+    );
 }
 
 #[test]

@@ -239,3 +239,59 @@ fn help_and_manual_pages_state_the_same_statuses() {
         );
     }
 }
+
+/// Starts `args`, waits for `words` on stderr (before any result), then stops it with
+/// SIGINT: a long command says what is ahead before the work starts.
+fn says_before_starting(args: &[&str], words: &[&str]) {
+    use std::io::Read;
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("nqueens"))
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut seen = Vec::new();
+        let mut byte = [0u8; 1];
+        while let Ok(1) = stderr.read(&mut byte) {
+            seen.push(byte[0]);
+            if byte[0] == b'\n' {
+                let _ = tx.send(String::from_utf8_lossy(&seen).into_owned());
+            }
+        }
+    });
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let mut said = String::new();
+    while !words.iter().all(|w| said.contains(w)) {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match rx.recv_timeout(left) {
+            Ok(text) => said = text,
+            Err(_) => break,
+        }
+    }
+    Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let status = child.wait().unwrap();
+    assert!(
+        words.iter().all(|w| said.contains(w)),
+        "{args:?} said: {said}"
+    );
+    assert_eq!(status.code(), Some(130), "{args:?}");
+}
+
+#[test]
+fn long_commands_project_first() {
+    says_before_starting(
+        &["count", "1..32", "--quiet"],
+        &["N = 32", "years", "ends the range"],
+    );
+    says_before_starting(
+        &["verify", "30", "--quiet"],
+        &["N = 30", "projected", "Ctrl-C stops it"],
+    );
+    says_before_starting(&["verify", "14..29"], &["N = 29", "ends the range"]);
+}
