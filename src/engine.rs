@@ -10,12 +10,10 @@
 //! variable and no system file, so two runs given the same options split the same count
 //! the same way, whatever machine they run on.
 
+use crate::board::MAX_N;
 use crate::cpu::KernelLevel;
 use crate::error::Error;
-use crate::methods::backtrack::row_plan::MAX_N;
-use crate::methods::backtrack::split::{MAX_SPLIT_DEPTH, Split, default_split_depth};
-use crate::methods::halves::join::{self, Join};
-use crate::methods::{Method, MethodChoice, Plan, auto_method};
+use crate::methods::{MAX_SPLIT_DEPTH, Method, MethodChoice, Plan, Refusal, Sizing, auto_method};
 use crate::schedule::{PoolError, Scheduler};
 use crate::symmetry::fixed::{FixedSearches, GROUPS};
 use crate::symmetry::orbits::Orbits;
@@ -46,8 +44,8 @@ pub struct Options {
     /// Worker threads, 1 to [`crate::schedule::MAX_THREADS`]; `None` runs on the rayon
     /// pool the caller is in (outside any, rayon's global pool).
     pub threads: Option<usize>,
-    /// Free rows filled in per border key before the sub-problems start; `None` picks
-    /// [`default_split_depth`].
+    /// Backtracking's split: free rows filled in per border key before the sub-problems
+    /// start; `None` picks the board's default.
     pub split_depth: Option<usize>,
     /// The counting method.
     pub method: MethodChoice,
@@ -121,7 +119,9 @@ impl Engine {
         if let Some(depth) = options.split_depth.filter(|&d| d > MAX_SPLIT_DEPTH) {
             return Err(Error::SplitDepth(depth));
         }
-        if options.split_depth.is_some() && options.method == MethodChoice::Only(Method::Halves) {
+        if let (Some(_), MethodChoice::Only(method)) = (options.split_depth, options.method)
+            && !method.takes_split_depth()
+        {
             return Err(Error::SplitDepthWithHalves);
         }
         let kernel = options.kernel.unwrap_or_else(KernelLevel::detect);
@@ -166,18 +166,19 @@ impl Engine {
     }
 
     /// The method a count of `n` uses: the choice, with `auto` resolved by
-    /// [`auto_method`] (a pure function of `n` and the memory budget, less what the
-    /// workers' buffers take) and boards the join does not take sent to backtracking. A
-    /// split depth asks for backtracking.
+    /// [`auto_method`] (a pure function of `n`, the memory budget and the workers) and
+    /// boards below the method's sent to backtracking. A split depth asks for
+    /// backtracking.
     pub fn method_for(&self, n: usize) -> Method {
         let method = match self.method {
             MethodChoice::Auto if self.split_depth.is_some() => Method::Backtrack,
-            MethodChoice::Auto => auto_method(n, self.table_budget(n)),
+            MethodChoice::Auto => auto_method(n, self.memory_budget, self.threads()),
             MethodChoice::Only(method) => method,
         };
-        match method {
-            Method::Halves if n < join::MIN_N => Method::Backtrack,
-            other => other,
+        if n < *method.boards().start() {
+            Method::Backtrack
+        } else {
+            method
         }
     }
 
@@ -189,47 +190,41 @@ impl Engine {
     /// As [`Engine::prepare`], for a run that counts one of `parts` equal shares of the
     /// sub-problems (a shard): the memory it needs is its share's.
     pub fn prepare_part(&self, n: usize, parts: usize) -> Result<Plan, Error> {
+        self.prepare_by(self.method_for(n), n, parts)
+    }
+
+    /// Splits board `n` by `method`, whatever the options choose (the projection's node
+    /// rate is backtracking's).
+    pub(crate) fn prepare_by(&self, method: Method, n: usize, parts: usize) -> Result<Plan, Error> {
         if !(1..=MAX_N).contains(&n) {
             return Err(Error::BoardSize(n));
         }
-        match self.method_for(n) {
-            Method::Backtrack => self.prepare_backtrack(n),
-            Method::Halves => {
-                let workers = self.workers_bytes(n);
-                Join::new(n, self.table_budget(n), parts)
-                    .map(Plan::Halves)
-                    .map_err(|refusal| match refusal {
-                        join::Refusal::BoardSize => Error::BoardSize(n),
-                        join::Refusal::Memory { needed, budget } => Error::Memory {
-                            n,
-                            needed: needed.saturating_add(workers),
-                            budget: budget.and(self.memory_budget),
-                            workers: self.threads(),
-                        },
-                    })
-            }
-        }
+        let sizing = Sizing {
+            split_depth: self.split_depth,
+            table_budget: self.table_budget(method, n),
+            parts,
+        };
+        Plan::new(method, n, &sizing).map_err(|refusal| match refusal {
+            Refusal::BoardSize => Error::BoardSize(n),
+            Refusal::Memory { needed, budget } => Error::Memory {
+                n,
+                needed: needed.saturating_add(self.workers_bytes(method, n)),
+                budget: budget.and(self.memory_budget),
+                workers: self.threads(),
+            },
+        })
     }
 
-    /// Splits board `n` for backtracking, whatever the options choose.
-    pub fn prepare_backtrack(&self, n: usize) -> Result<Plan, Error> {
-        if !(1..=MAX_N).contains(&n) {
-            return Err(Error::BoardSize(n));
-        }
-        let depth = self.split_depth.unwrap_or_else(|| default_split_depth(n));
-        Ok(Plan::Backtrack(Split::new(n, depth)))
-    }
-
-    /// The memory budget left for the join's table once its workers have their buffers.
-    pub(crate) fn table_budget(&self, n: usize) -> Option<u64> {
-        let workers = self.workers_bytes(n);
+    /// The memory budget left for a method's tables once its workers have their buffers.
+    pub(crate) fn table_budget(&self, method: Method, n: usize) -> Option<u64> {
+        let workers = self.workers_bytes(method, n);
         self.memory_budget
             .map(|budget| budget.saturating_sub(workers))
     }
 
-    /// What the join's workers' buffers take on board `n`, all together.
-    fn workers_bytes(&self, n: usize) -> u64 {
-        (self.threads() as u64).saturating_mul(Join::worker_bytes(n))
+    /// What a method's workers' buffers take on board `n`, all together.
+    fn workers_bytes(&self, method: Method, n: usize) -> u64 {
+        (self.threads() as u64).saturating_mul(method.worker_bytes(n))
     }
 
     /// Solves the sub-problems `work` selects on the worker threads and returns each

@@ -1,9 +1,9 @@
 //! Why a count could not run, in the library's own terms (the command line words these
 //! with its flags).
 
+use crate::board::MAX_N;
 use crate::cpu::KernelLevel;
-use crate::methods::backtrack::row_plan::MAX_N;
-use crate::methods::backtrack::split::MAX_SPLIT_DEPTH;
+use crate::methods::{MAX_SPLIT_DEPTH, Method};
 use crate::schedule::MAX_THREADS;
 use crate::words::{human_bytes, plural};
 use std::fmt;
@@ -106,7 +106,7 @@ impl fmt::Display for Error {
                 "counting N = {n} by halves needs at least {} of memory for its quadrant \
                  table; the join takes boards up to N = {}",
                 human_bytes(*needed),
-                crate::methods::halves::join::MAX_N
+                Method::Halves.boards().end()
             ),
         }
     }

@@ -22,6 +22,7 @@
 //! names the module that defines the item.
 #![deny(missing_docs)]
 
+pub mod board;
 pub mod construct;
 pub mod cpu;
 pub mod engine;
@@ -42,9 +43,9 @@ pub mod tally;
 pub mod verify;
 pub mod words;
 
+pub use board::MAX_N;
 pub use engine::{Count, Engine, NoProgress, Options, Progress, Work, count};
 pub use error::Error;
-pub use methods::backtrack::row_plan::MAX_N;
 pub use methods::{Method, MethodChoice, Plan};
 pub use symmetry::orbits::Orbits;
 pub use tally::Tally;

@@ -8,12 +8,8 @@
 //! sub-problem they hold `[id, solutions, nodes]`: the solutions found in that sub-problem
 //! (not yet weighted by orbit sizes) and the nodes searched.
 
-use crate::methods::Plan;
-use crate::shuffle::shuffled;
 use crate::tally::Tally;
 use serde::{Deserialize, Serialize};
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 
 /// The format name of a checkpoint file.
 pub const CHECKPOINT_FORMAT: &str = "nqueens-checkpoint-1";
@@ -221,96 +217,9 @@ pub fn tally_table(subproblems: usize, records: &[Record]) -> Result<Vec<Option<
     Ok(table)
 }
 
-/// Splits the sub-problems into `shards` parts of about equal work, deterministically (a
-/// pure function of the plan and `shards`, so every shard of a count computes the same
-/// parts). Each part's ids are in increasing order.
-///
-/// - Backtracking: largest estimated cost first, each to the part with the least estimated
-///   work so far (ties to the lowest part), the estimate being
-///   [`Split::estimated_cost`](crate::methods::backtrack::split::Split::estimated_cost).
-/// - The join: its ids in a fixed pseudo-random order, dealt in turn. Its cost estimate
-///   would need the quadrant pieces of every row set, which a shard must not build; dealt
-///   at random, a part's work is a sample of the whole.
-pub fn partition(plan: &Plan, shards: usize) -> Vec<Vec<usize>> {
-    assert!(shards >= 1);
-    let mut parts = match plan {
-        Plan::Backtrack(split) => by_cost(split.len(), shards, |id| split.estimated_cost(id)),
-        Plan::Halves(_) => dealt(plan.len(), shards, plan.n()),
-    };
-    for part in &mut parts {
-        part.sort_unstable();
-    }
-    parts
-}
-
-/// Longest processing time first, with a heap of the parts' loads.
-fn by_cost(len: usize, shards: usize, cost: impl Fn(usize) -> f64) -> Vec<Vec<usize>> {
-    let mut costs: Vec<(f64, usize)> = (0..len).map(|id| (cost(id), id)).collect();
-    costs.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-    let mut lightest: BinaryHeap<Reverse<(Load, usize)>> =
-        (0..shards).map(|part| Reverse((Load(0.0), part))).collect();
-    let mut parts = vec![Vec::new(); shards];
-    for (cost, id) in costs {
-        let Reverse((Load(load), part)) = lightest.pop().expect("one part at least");
-        parts[part].push(id);
-        lightest.push(Reverse((Load(load + cost), part)));
-    }
-    parts
-}
-
-/// A part's estimated work, ordered by `f64::total_cmp`.
-#[derive(Clone, Copy, PartialEq)]
-struct Load(f64);
-
-impl Eq for Load {}
-
-impl PartialOrd for Load {
-    fn partial_cmp(&self, other: &Load) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Load {
-    fn cmp(&self, other: &Load) -> std::cmp::Ordering {
-        self.0.total_cmp(&other.0)
-    }
-}
-
-/// The ids `0..len` in the order of [`shuffled`], dealt to the parts in turn.
-fn dealt(len: usize, shards: usize, n: usize) -> Vec<Vec<usize>> {
-    let order = shuffled(len, n);
-    let mut parts = vec![Vec::with_capacity(len / shards + 1); shards];
-    for (turn, id) in order.into_iter().enumerate() {
-        parts[turn % shards].push(id);
-    }
-    parts
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_partition_covers_every_id_once() {
-        let plans = [
-            Plan::Backtrack(crate::methods::backtrack::split::Split::new(11, 1)),
-            Plan::Halves(crate::methods::halves::join::Join::new(11, None, 1).unwrap()),
-        ];
-        for plan in &plans {
-            for shards in [1, 3, 7] {
-                let parts = partition(plan, shards);
-                let mut all: Vec<usize> = parts.concat();
-                all.sort_unstable();
-                assert_eq!(all, (0..plan.len()).collect::<Vec<_>>());
-                assert_eq!(parts, partition(plan, shards), "deterministic");
-                let sizes: Vec<usize> = parts.iter().map(Vec::len).collect();
-                if let Plan::Halves(_) = plan {
-                    let (min, max) = (sizes.iter().min(), sizes.iter().max());
-                    assert!(max.unwrap() - min.unwrap() <= 1, "dealt evenly: {sizes:?}");
-                }
-            }
-        }
-    }
 
     #[test]
     fn checksums_catch_edits() {

@@ -3,7 +3,7 @@
 //! Order: lexicographic by the queen's column in each row (row 0 first), which is the
 //! order a plain row-by-row search that tries columns from left to right finds them in.
 
-use crate::methods::backtrack::row_plan::MAX_N;
+use crate::board::MAX_N;
 use crate::symmetry::group::Symmetry;
 
 /// One solution: `cols[row]` is the column of the queen in `row` (both 0-based).

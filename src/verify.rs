@@ -3,7 +3,6 @@
 use crate::cpu::KernelLevel;
 use crate::engine::{Count, Engine, NoProgress, Options};
 use crate::known::known;
-use crate::methods::halves::join::MIN_N as HALVES_MIN_N;
 use crate::methods::{Method, MethodChoice};
 use crate::symmetry::group::Symmetry;
 use crate::words::plural;
@@ -130,7 +129,7 @@ pub fn self_test() -> Result<usize, String> {
         }
         for threads in 1..=3 {
             let engine = engine(threads, None, Method::Halves, kernel)?;
-            for n in HALVES_MIN_N..=12 {
+            for n in *Method::Halves.boards().start()..=12 {
                 let got = engine.count(n, &NoProgress).map_err(|e| e.to_string())?;
                 check(
                     got.method == Method::Halves && verdict(&got).passed(),

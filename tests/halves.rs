@@ -88,7 +88,6 @@ fn every_kernel_level_counts_4_to_15_by_halves() {
 
 #[test]
 fn the_shard_partition_is_a_function_of_n_and_k() {
-    use nqueens::records::partition;
     let engine = nqueens::Engine::new(&Options {
         threads: Some(1),
         method: MethodChoice::Only(Method::Halves),
@@ -99,8 +98,8 @@ fn the_shard_partition_is_a_function_of_n_and_k() {
         // Two plans made apart, one of them with every slab built by counting it.
         let (first, second) = (engine.prepare(n).unwrap(), engine.prepare(n).unwrap());
         engine.run(&second, &Default::default(), &NoProgress);
-        let parts = partition(&first, k);
-        assert_eq!(parts, partition(&second, k), "N = {n}, K = {k}");
+        let parts = first.partition(k);
+        assert_eq!(parts, second.partition(k), "N = {n}, K = {k}");
         let mut ids: Vec<usize> = parts.concat();
         ids.sort_unstable();
         assert_eq!(ids, (0..first.len()).collect::<Vec<_>>());
@@ -118,8 +117,8 @@ fn the_smallest_boards_go_to_backtracking() {
 
 #[test]
 fn auto_picks_halves_from_the_threshold_up() {
-    assert_eq!(auto_method(HALVES_FROM - 1, None), Method::Backtrack);
-    assert_eq!(auto_method(HALVES_FROM, None), Method::Halves);
+    assert_eq!(auto_method(HALVES_FROM - 1, None, 1), Method::Backtrack);
+    assert_eq!(auto_method(HALVES_FROM, None, 1), Method::Halves);
     let got = count(HALVES_FROM, &Options::default(), &NoProgress).unwrap();
     assert_eq!(got.method, Method::Halves);
     assert_eq!(got.total, known(HALVES_FROM).unwrap().total);
@@ -149,8 +148,15 @@ fn a_board_whose_tables_cannot_fit_is_refused_before_the_work() {
 #[test]
 fn auto_is_a_function_of_the_board_and_the_budget_alone() {
     let table = nqueens::methods::halves::join::Join::table_bytes(16);
-    assert_eq!(auto_method(16, Some(table)), Method::Halves);
-    assert_eq!(auto_method(16, Some(table - 1)), Method::Backtrack);
+    assert_eq!(auto_method(16, Some(table), 0), Method::Halves);
+    assert_eq!(auto_method(16, Some(table - 1), 0), Method::Backtrack);
+    // Each worker's buffers come out of the same budget.
+    let buffers = 2 * Method::Halves.worker_bytes(16);
+    assert_eq!(auto_method(16, Some(table + buffers), 2), Method::Halves);
+    assert_eq!(
+        auto_method(16, Some(table + buffers - 1), 2),
+        Method::Backtrack
+    );
     let tight = Options {
         memory_budget: Some(table - 1),
         ..Options::default()

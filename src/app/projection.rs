@@ -3,7 +3,7 @@
 //! without a word.
 
 use nqueens::words::{duration, human_bytes, plural};
-use nqueens::{Engine, Method, Plan};
+use nqueens::{Engine, Plan};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::args::engine::worded;
@@ -24,11 +24,7 @@ pub fn long_run_note(
     stop: &AtomicBool,
     how_to_stop: &str,
 ) -> Option<String> {
-    let may_be_long = match plan.method() {
-        Method::Backtrack => plan.n() >= 20,
-        Method::Halves => plan.n() >= 22,
-    };
-    if !may_be_long {
+    if !plan.may_be_long() {
         return None;
     }
     let p = engine.project(plan, 1.0, available_cpus(), Some(stop));

@@ -65,7 +65,7 @@ impl Rung {
 
     /// Counts the solutions of the `n` x `n` board this rung's way (single-threaded).
     pub fn count(self, n: usize) -> RungCount {
-        assert!((1..=crate::methods::backtrack::row_plan::MAX_N).contains(&n));
+        assert!((1..=crate::board::MAX_N).contains(&n));
         match self {
             Rung::BruteForce => brute_force::count(n),
             Rung::Permutations => permutations::count(n),

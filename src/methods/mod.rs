@@ -1,5 +1,7 @@
 //! The counting methods behind [`crate::engine`], side by side, each with its own kernel,
-//! and the choice between them.
+//! and their one public face: [`Method`] (what each takes: boards, memory, options) and
+//! [`Plan`] (a count split by one method: its sub-problems, weights, work, shard
+//! partition, projection and worker loop).
 //!
 //! Both split a count into sub-problems with stable ids and weights, and both offer a
 //! worker loop ([`crate::schedule::Solver`]), so the scheduler, the progress bar,
@@ -8,14 +10,27 @@
 //!   ([`backtrack::split`]), each searched to the bottom ([`backtrack::kernel`]);
 //! - [`halves`]: canonical row sets ([`halves::join`]), each counted by joining
 //!   precomputed quadrant placements (its pair counter in [`halves::pairs`]).
+//!
+//! Nothing outside this folder names a type of either method: a third method is a folder
+//! beside them, a variant of [`Method`] and of the plan's kind, and the arms of the
+//! matches below.
 
 pub mod backtrack;
 pub mod halves;
+pub mod partition;
+pub mod sampling;
 
+use crate::board::MAX_N;
 use crate::schedule::Solver;
-use backtrack::split::Split;
-use halves::join::Join;
+use backtrack::split::{Split, default_split_depth};
+use halves::join::{self, Join};
+use sampling::Sampler;
 use std::fmt;
+use std::ops::RangeInclusive;
+use std::sync::atomic::AtomicBool;
+
+/// The deepest split backtracking takes (`Options::split_depth`).
+pub use backtrack::split::MAX_SPLIT_DEPTH;
 
 /// A counting method.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -27,6 +42,9 @@ pub enum Method {
 }
 
 impl Method {
+    /// Every method, in the order they are tried and listed.
+    pub const ALL: [Method; 2] = [Method::Backtrack, Method::Halves];
+
     /// The method's name (in JSON and the files of long runs).
     pub fn name(self) -> &'static str {
         match self {
@@ -45,9 +63,42 @@ impl Method {
 
     /// The method of a name, if any.
     pub fn from_name(name: &str) -> Option<Method> {
-        [Method::Backtrack, Method::Halves]
-            .into_iter()
-            .find(|m| m.name() == name)
+        Method::ALL.into_iter().find(|m| m.name() == name)
+    }
+
+    /// The board sides it counts (a board below them goes to backtracking; above them
+    /// is refused).
+    pub fn boards(self) -> RangeInclusive<usize> {
+        match self {
+            Method::Backtrack => 1..=MAX_N,
+            Method::Halves => join::MIN_N..=join::MAX_N,
+        }
+    }
+
+    /// Whether it is split by a depth (`Options::split_depth`), rather than by its own
+    /// pieces.
+    pub fn takes_split_depth(self) -> bool {
+        match self {
+            Method::Backtrack => true,
+            Method::Halves => false,
+        }
+    }
+
+    /// Bytes of the buffers one worker holds while counting board `n`.
+    pub fn worker_bytes(self, n: usize) -> u64 {
+        match self {
+            Method::Backtrack => 0,
+            Method::Halves => Join::worker_bytes(n),
+        }
+    }
+
+    /// The smallest board whose count may pass an hour on a machine of a few cores: worth
+    /// a projection before it starts.
+    pub fn long_from(self) -> usize {
+        match self {
+            Method::Backtrack => 20,
+            Method::Halves => 22,
+        }
     }
 }
 
@@ -63,7 +114,7 @@ pub enum MethodChoice {
     /// The faster one for the board, memory allowing: [`auto_method`].
     #[default]
     Auto,
-    /// This one (the join hands boards below [`halves::join::MIN_N`] to backtracking).
+    /// This one (a board below its [`Method::boards`] goes to backtracking).
     Only(Method),
 }
 
@@ -77,11 +128,12 @@ pub enum MethodChoice {
 pub const HALVES_FROM: usize = 10;
 
 /// The method `auto` picks for `n` with a memory budget of `budget` bytes (`None`: no
-/// limit): the join from [`HALVES_FROM`] when it takes the board and its table fits, else
-/// backtracking. A pure function of its arguments, so every run given the same budget
-/// picks the same method.
-pub fn auto_method(n: usize, budget: Option<u64>) -> Method {
-    let fits = budget.is_none_or(|budget| Join::table_bytes(n) <= budget);
+/// limit) on `workers` workers: the join from [`HALVES_FROM`] when it takes the board and
+/// its table fits beside its workers' buffers, else backtracking. A pure function of its
+/// arguments, so every run given the same budget picks the same method.
+pub fn auto_method(n: usize, budget: Option<u64>, workers: usize) -> Method {
+    let buffers = (workers as u64).saturating_mul(Join::worker_bytes(n));
+    let fits = budget.is_none_or(|budget| Join::table_bytes(n) <= budget.saturating_sub(buffers));
     if n >= HALVES_FROM && Join::takes(n) && fits {
         Method::Halves
     } else {
@@ -89,8 +141,40 @@ pub fn auto_method(n: usize, budget: Option<u64>) -> Method {
     }
 }
 
+/// How a plan is sized: the options a method reads when it splits a count.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Sizing {
+    /// Backtracking's split depth; `None` picks the default for the board.
+    pub split_depth: Option<usize>,
+    /// Bytes the plan's tables may take; `None`: no limit.
+    pub table_budget: Option<u64>,
+    /// The run counts one of this many equal shares of the sub-problems (a shard; 1 or 0:
+    /// the whole count), and needs only its share's memory.
+    pub parts: usize,
+}
+
+/// Why a method could not split a count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// A board outside the method's [`Method::boards`].
+    BoardSize,
+    /// Its tables would need `needed` bytes, more than `budget` (`None`: more than this
+    /// build tabulates, past the method's largest board).
+    Memory {
+        /// Bytes the tables need (for the largest boards, a lower bound).
+        needed: u64,
+        /// The budget, in bytes.
+        budget: Option<u64>,
+    },
+}
+
 /// A count split into sub-problems by one method.
-pub enum Plan {
+pub struct Plan {
+    kind: Kind,
+}
+
+/// The method's own split.
+enum Kind {
     /// Border keys and their prefixes.
     Backtrack(Split),
     /// Row sets.
@@ -98,19 +182,39 @@ pub enum Plan {
 }
 
 impl Plan {
+    /// Splits the count of board `n` by `method`.
+    pub fn new(method: Method, n: usize, sizing: &Sizing) -> Result<Plan, Refusal> {
+        let kind = match method {
+            Method::Backtrack => {
+                if !Method::Backtrack.boards().contains(&n) {
+                    return Err(Refusal::BoardSize);
+                }
+                let depth = sizing.split_depth.unwrap_or_else(|| default_split_depth(n));
+                Kind::Backtrack(Split::new(n, depth))
+            }
+            Method::Halves => Join::new(n, sizing.table_budget, sizing.parts.max(1))
+                .map(Kind::Halves)
+                .map_err(|refusal| match refusal {
+                    join::Refusal::BoardSize => Refusal::BoardSize,
+                    join::Refusal::Memory { needed, budget } => Refusal::Memory { needed, budget },
+                })?,
+        };
+        Ok(Plan { kind })
+    }
+
     /// Board side.
     pub fn n(&self) -> usize {
-        match self {
-            Plan::Backtrack(split) => split.n,
-            Plan::Halves(join) => join.n,
+        match &self.kind {
+            Kind::Backtrack(split) => split.n,
+            Kind::Halves(join) => join.n,
         }
     }
 
     /// The method.
     pub fn method(&self) -> Method {
-        match self {
-            Plan::Backtrack(_) => Method::Backtrack,
-            Plan::Halves(_) => Method::Halves,
+        match &self.kind {
+            Kind::Backtrack(_) => Method::Backtrack,
+            Kind::Halves(_) => Method::Halves,
         }
     }
 
@@ -118,25 +222,25 @@ impl Plan {
     /// whole count) needs on `workers` workers: the join's table slabs and buffers, or
     /// backtracking's split.
     pub fn memory_for_part(&self, workers: usize, parts: usize) -> u64 {
-        match self {
-            Plan::Backtrack(split) => split.heap_bytes(),
-            Plan::Halves(join) => join.memory_need_for_part(workers, parts),
+        match &self.kind {
+            Kind::Backtrack(split) => split.heap_bytes(),
+            Kind::Halves(join) => join.memory_need_for_part(workers, parts),
         }
     }
 
     /// The split depth (backtracking; 0 for the join, whose pieces are row sets).
     pub fn depth(&self) -> usize {
-        match self {
-            Plan::Backtrack(split) => split.depth,
-            Plan::Halves(_) => 0,
+        match &self.kind {
+            Kind::Backtrack(split) => split.depth,
+            Kind::Halves(_) => 0,
         }
     }
 
     /// How many sub-problems.
     pub fn len(&self) -> usize {
-        match self {
-            Plan::Backtrack(split) => split.len(),
-            Plan::Halves(join) => join.len(),
+        match &self.kind {
+            Kind::Backtrack(split) => split.len(),
+            Kind::Halves(join) => join.len(),
         }
     }
 
@@ -147,9 +251,9 @@ impl Plan {
 
     /// What sub-problem `id`'s count stands for: the number of symmetric copies.
     pub fn weight(&self, id: usize) -> u32 {
-        match self {
-            Plan::Backtrack(split) => split.weight(id),
-            Plan::Halves(join) => join.weight(id),
+        match &self.kind {
+            Kind::Backtrack(split) => split.weight(id),
+            Kind::Halves(join) => join.weight(id),
         }
     }
 
@@ -157,25 +261,113 @@ impl Plan {
     /// cost estimate (its searches differ by orders of magnitude, the largest first);
     /// 1 for the join's row sets, whose costs are alike enough at this grain.
     pub fn estimated_work(&self, id: usize) -> f64 {
-        match self {
-            Plan::Backtrack(split) => split.estimated_cost(id),
-            Plan::Halves(_) => 1.0,
+        match &self.kind {
+            Kind::Backtrack(split) => split.estimated_cost(id),
+            Kind::Halves(_) => 1.0,
         }
     }
 
     /// Nodes counted while splitting (not part of any sub-problem).
     pub fn prefix_nodes(&self) -> u64 {
-        match self {
-            Plan::Backtrack(split) => split.prefix_nodes,
-            Plan::Halves(_) => 0,
+        match &self.kind {
+            Kind::Backtrack(split) => split.prefix_nodes,
+            Kind::Halves(_) => 0,
         }
+    }
+
+    /// The sub-problems cut into `shards` parts of about equal work, deterministically (a
+    /// pure function of the plan and `shards`, so every shard of a count computes the same
+    /// parts); each part's ids in increasing order.
+    ///
+    /// - Backtracking: largest estimated cost first, each to the part with the least
+    ///   estimated work so far ([`partition::by_cost`]).
+    /// - The join: its ids in a fixed pseudo-random order, dealt in turn
+    ///   ([`partition::dealt`]). Its cost estimate would need the quadrant pieces of every
+    ///   row set, which a shard must not build; dealt at random, a part's work is a sample
+    ///   of the whole.
+    pub fn partition(&self, shards: usize) -> Vec<Vec<usize>> {
+        assert!(shards >= 1);
+        match &self.kind {
+            Kind::Backtrack(split) => {
+                partition::by_cost(split.len(), shards, |id| split.estimated_cost(id))
+            }
+            Kind::Halves(join) => partition::dealt(join.len(), shards, join.n),
+        }
+    }
+
+    /// The whole count's seconds on the sampler's threads, projected from a sample of its
+    /// sub-problems taken in `order` for about `budget` seconds, and how many were
+    /// sampled: backtracking by random probes ([`backtrack::sample`]) and the node rate,
+    /// the join by counting row sets ([`halves::sample`]).
+    pub fn projected_seconds(
+        &self,
+        order: &[usize],
+        budget: f64,
+        sampler: &dyn Sampler,
+    ) -> (f64, usize) {
+        match &self.kind {
+            Kind::Backtrack(split) => {
+                let stop: Option<&AtomicBool> = sampler.stop();
+                let (nodes, sampled) = backtrack::sample::sampled_nodes(split, order, budget, stop);
+                (nodes / sampler.node_rate(budget / 2.0), sampled)
+            }
+            Kind::Halves(join) => halves::sample::projected_seconds(join, order, budget, sampler),
+        }
+    }
+
+    /// Whether the count may pass an hour (see [`Method::long_from`]).
+    pub fn may_be_long(&self) -> bool {
+        self.n() >= self.method().long_from()
     }
 
     /// The method's worker loop, for the scheduler.
     pub fn solver(&self) -> &dyn Solver {
-        match self {
-            Plan::Backtrack(split) => split,
-            Plan::Halves(join) => join,
+        match &self.kind {
+            Kind::Backtrack(split) => split,
+            Kind::Halves(join) => join,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_partition_covers_every_id_once() {
+        let sizing = Sizing {
+            split_depth: Some(1),
+            ..Sizing::default()
+        };
+        for method in Method::ALL {
+            let plan = Plan::new(method, 11, &sizing).unwrap();
+            for shards in [1, 3, 7] {
+                let parts = plan.partition(shards);
+                let mut all: Vec<usize> = parts.concat();
+                all.sort_unstable();
+                assert_eq!(all, (0..plan.len()).collect::<Vec<_>>());
+                assert_eq!(parts, plan.partition(shards), "deterministic");
+                let sizes: Vec<usize> = parts.iter().map(Vec::len).collect();
+                if method == Method::Halves {
+                    let (min, max) = (sizes.iter().min(), sizes.iter().max());
+                    assert!(max.unwrap() - min.unwrap() <= 1, "dealt evenly: {sizes:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn each_method_refuses_boards_outside_its_own() {
+        for method in Method::ALL {
+            let (first, last) = method.boards().into_inner();
+            assert!(Plan::new(method, first, &Sizing::default()).is_ok());
+            let below = Plan::new(method, first - 1, &Sizing::default());
+            assert!(
+                matches!(below, Err(Refusal::BoardSize)),
+                "{method} below {first}"
+            );
+            let above = Plan::new(method, last + 1, &Sizing::default());
+            assert!(above.is_err(), "{method} above {last}");
         }
     }
 }

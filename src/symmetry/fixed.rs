@@ -10,8 +10,8 @@
 //! masks here are plain sets (rows, columns, both diagonal indices), not shifting masks.
 
 use super::group::Symmetry;
+use crate::board::MAX_N;
 use crate::cpu::KernelLevel;
-use crate::methods::backtrack::row_plan::MAX_N;
 use crate::schedule::Solver;
 use crate::tally::Tally;
 

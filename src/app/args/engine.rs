@@ -46,7 +46,7 @@ impl EngineFlags {
     pub fn options_for_part(&self, n: usize) -> Result<Options, Failure> {
         let mut options = self.options()?;
         if options.method == MethodChoice::Auto && options.split_depth.is_none() {
-            options.method = MethodChoice::Only(auto_method(n, None));
+            options.method = MethodChoice::Only(auto_method(n, None, 0));
         }
         Ok(options)
     }

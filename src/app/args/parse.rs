@@ -109,7 +109,7 @@ pub fn split_depth(text: &str) -> Result<usize, String> {
         text,
         "split depth",
         0,
-        nqueens::methods::backtrack::split::MAX_SPLIT_DEPTH as u64,
+        nqueens::methods::MAX_SPLIT_DEPTH as u64,
     )
     .map(|d| d as usize)
 }

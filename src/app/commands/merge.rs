@@ -12,7 +12,7 @@ use crate::app::args::engine::{EngineFlags, worded};
 use crate::app::failure::Failure;
 use crate::app::report::{Seconds, describe_runs, print_count, print_header};
 use crate::app::system::print_line;
-use nqueens::records::{Run, SHARD_FORMAT, ShardResult, parse, partition};
+use nqueens::records::{Run, SHARD_FORMAT, ShardResult, parse};
 use nqueens::verify::verdict;
 use nqueens::{Count, Engine, Method, MethodChoice, Options, Plan, Tally};
 use std::collections::BTreeMap;
@@ -34,7 +34,7 @@ pub fn run(args: &MergeArgs) -> Result<(), Failure> {
     let shards = one_per_number(&files)?;
     let first = &shards.values().next().expect("one file at least").shard;
     let (engine, plan) = plan_of(first, files[0].file, args)?;
-    let parts = partition(&plan, first.shards);
+    let parts = plan.partition(first.shards);
     let mut tallies: Vec<Option<Tally>> = vec![None; plan.len()];
     for read in shards.values() {
         let s = &read.shard;
@@ -215,7 +215,7 @@ fn plan_of(first: &ShardResult, file: &Path, args: &MergeArgs) -> Result<(Engine
     let flags = EngineFlags {
         threads: args.threads,
         // The join splits by row sets; its files record depth 0.
-        split_depth: (method == Method::Backtrack).then_some(first.split_depth),
+        split_depth: method.takes_split_depth().then_some(first.split_depth),
         method: MethodArg::Auto,
         kernel: KernelArg::Auto,
     };

@@ -15,7 +15,8 @@
 //! [`BorderKey::search_orientation`]). This is about an eighth of the plain search, against
 //! a half for the classic mirror trick.
 
-use crate::methods::backtrack::row_plan::{Frame, MAX_N, RowPlan};
+use crate::board::MAX_N;
+use crate::methods::backtrack::row_plan::{Frame, RowPlan};
 use crate::symmetry::group::Symmetry;
 
 /// The border queens of a solution on an `n` x `n` board.

@@ -6,4 +6,5 @@ pub mod border;
 pub mod kernel;
 pub mod probe;
 pub mod row_plan;
+pub mod sample;
 pub mod split;

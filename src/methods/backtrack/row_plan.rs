@@ -19,10 +19,8 @@
 //! there completes a solution). Every accepted queen is one node; an accepted queen on
 //! the last free row completes one solution.
 
+use crate::board::MAX_N;
 use crate::tally::Tally;
-
-/// Largest board side the engine supports: masks are `u32`.
-pub const MAX_N: usize = 32;
 
 /// The free rows of a board to fill, each with the squares its pre-placed queens forbid.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -83,4 +83,5 @@ mod memory;
 pub mod pairs;
 mod piece_pairs;
 pub mod quadrants;
+pub mod sample;
 mod sliced;

@@ -10,7 +10,7 @@ use nqueens::Plan;
 use nqueens::Tally;
 use nqueens::records::{
     CHECKPOINT_FORMAT, Checkpoint, Checksummed, Record, Run, SHARD_FORMAT, ShardResult, parse,
-    partition, tally_table,
+    tally_table,
 };
 use std::collections::BTreeMap;
 use std::fs;
@@ -82,7 +82,7 @@ pub fn covered(plan: &Plan, shard: Option<Shard>) -> Result<Vec<usize>, Failure>
             plan.len()
         )));
     }
-    Ok(partition(plan, shard.count).swap_remove(shard.index - 1))
+    Ok(plan.partition(shard.count).swap_remove(shard.index - 1))
 }
 
 /// What fixes the meaning of sub-problem ids: a checkpoint must match it to be resumed.

@@ -21,7 +21,8 @@ use std::arch::x86_64::{
 };
 
 use super::lanes::{self, Lanes};
-use crate::methods::backtrack::row_plan::{Frame, MAX_N, RowPlan};
+use crate::board::MAX_N;
+use crate::methods::backtrack::row_plan::{Frame, RowPlan};
 use crate::tally::Tally;
 
 /// All-ones lanes where `a` is zero.

@@ -24,8 +24,9 @@
 
 use super::jobs::{Job, Part, Parts, cut};
 use super::scalar::count_until;
+use crate::board::MAX_N;
 use crate::cpu::KernelLevel;
-use crate::methods::backtrack::row_plan::{Frame, Level, MAX_N, RowPlan};
+use crate::methods::backtrack::row_plan::{Frame, Level, RowPlan};
 use crate::tally::Tally;
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;

@@ -1,8 +1,9 @@
 //! The scalar search: one queen at a time, iterative with an explicit stack. Built twice,
 //! portable and for AVX2/BMI2/POPCNT; it also takes the plans the vector kernels cannot.
 
+use crate::board::MAX_N;
 use crate::cpu::KernelLevel;
-use crate::methods::backtrack::row_plan::{Frame, MAX_N, RowPlan, first_row, small_count};
+use crate::methods::backtrack::row_plan::{Frame, RowPlan, first_row, small_count};
 use crate::tally::Tally;
 
 /// How many times the search backs up a row between two looks at `halted`: a few

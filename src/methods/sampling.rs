@@ -1,0 +1,33 @@
+//! What a method's projection asks of the engine that will run it
+//! ([`crate::methods::Plan::projected_seconds`]): each method samples its own
+//! sub-problems its own way, on the engine's threads.
+
+use crate::tally::Tally;
+use std::sync::atomic::AtomicBool;
+
+/// The engine's side of a sample.
+pub trait Sampler {
+    /// Worker threads the count will run on.
+    fn threads(&self) -> usize;
+
+    /// Bytes the plan's tables may take (the memory budget less the workers' buffers);
+    /// `None`: no limit.
+    fn table_budget(&self) -> Option<u64>;
+
+    /// Runs the sub-problems `ids` on the worker threads, handing out none after
+    /// `seconds` or once `full` says so (those in hand are finished, so a sample is of
+    /// whole sub-problems); returns those that finished and the seconds it took.
+    fn run_for(
+        &self,
+        ids: &[usize],
+        seconds: f64,
+        full: &(dyn Fn() -> bool + Sync),
+    ) -> (Vec<(usize, Tally)>, f64);
+
+    /// Backtracking's nodes per second on these threads, measured on a small board in at
+    /// most `seconds`.
+    fn node_rate(&self, seconds: f64) -> f64;
+
+    /// Set when the sample must end at once (a signal).
+    fn stop(&self) -> Option<&AtomicBool>;
+}
