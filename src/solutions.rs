@@ -4,6 +4,7 @@
 //! order a plain row-by-row search that tries columns from left to right finds them in.
 
 use crate::board::MAX_N;
+use crate::error::Error;
 use crate::symmetry::group::Symmetry;
 
 /// One solution: `cols[row]` is the column of the queen in `row` (both 0-based).
@@ -29,13 +30,15 @@ pub struct Solutions {
 }
 
 impl Solutions {
-    /// The solutions of the `n` x `n` board, `1 <= n <= MAX_N`.
-    pub fn new(n: usize) -> Solutions {
-        assert!((1..=MAX_N).contains(&n));
+    /// The solutions of the `n` x `n` board; a board outside 1 to [`MAX_N`] is an error.
+    pub fn new(n: usize) -> Result<Solutions, Error> {
+        if !(1..=MAX_N).contains(&n) {
+            return Err(Error::BoardSize(n));
+        }
         let all = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
         let mut todo = vec![0; n];
         todo[0] = all;
-        Solutions {
+        Ok(Solutions {
             n,
             all,
             todo,
@@ -46,7 +49,7 @@ impl Solutions {
             row: 0,
             placed_count: 0,
             done: false,
-        }
+        })
     }
 
     /// Queens placed by the search so far.
@@ -118,14 +121,14 @@ mod tests {
     #[test]
     fn lists_every_solution_once_in_order() {
         for n in 1..=10 {
-            let all: Vec<Placement> = Solutions::new(n).collect();
+            let all: Vec<Placement> = Solutions::new(n).unwrap().collect();
             assert_eq!(all.len() as u128, known(n).unwrap().total, "N = {n}");
             assert!(
                 all.windows(2).all(|w| w[0] < w[1]),
                 "sorted and distinct, N = {n}"
             );
         }
-        let eight: Vec<Placement> = Solutions::new(8).collect();
+        let eight: Vec<Placement> = Solutions::new(8).unwrap().collect();
         assert_eq!(eight[0], [0, 4, 7, 5, 2, 6, 1, 3]);
     }
 
@@ -133,6 +136,7 @@ mod tests {
     fn representatives_cover_the_orbits() {
         for n in 1..=10 {
             let reps: Vec<usize> = Solutions::new(n)
+                .unwrap()
                 .map(|s| orbit_of(&s))
                 .filter(|&(_, canonical)| canonical)
                 .map(|(size, _)| size)

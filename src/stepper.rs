@@ -85,9 +85,10 @@ pub struct Stepper {
 }
 
 impl Stepper {
-    /// The empty `n` x `n` board, `n >= 1`.
+    /// The empty `n` x `n` board, `n >= 1` (a board of side 0 is taken as side 1: it
+    /// has nothing to trace).
     pub fn new(n: usize) -> Stepper {
-        assert!(n >= 1);
+        let n = n.max(1);
         Stepper {
             n,
             queens: Vec::with_capacity(n),

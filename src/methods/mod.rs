@@ -18,12 +18,14 @@
 pub mod backtrack;
 pub mod halves;
 pub mod partition;
+pub mod refusal;
 pub mod sampling;
 
 use crate::board::MAX_N;
 use crate::schedule::Solver;
 use backtrack::split::{Split, default_split_depth};
 use halves::join::{self, Join};
+pub use refusal::Refusal;
 use sampling::Sampler;
 use std::fmt;
 use std::ops::RangeInclusive;
@@ -153,21 +155,6 @@ pub struct Sizing {
     pub parts: usize,
 }
 
-/// Why a method could not split a count.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Refusal {
-    /// A board outside the method's [`Method::boards`].
-    BoardSize,
-    /// Its tables would need `needed` bytes, more than `budget` (`None`: more than this
-    /// build tabulates, past the method's largest board).
-    Memory {
-        /// Bytes the tables need (for the largest boards, a lower bound).
-        needed: u64,
-        /// The budget, in bytes.
-        budget: Option<u64>,
-    },
-}
-
 /// A count split into sub-problems by one method.
 pub struct Plan {
     kind: Kind,
@@ -192,12 +179,7 @@ impl Plan {
                 let depth = sizing.split_depth.unwrap_or_else(|| default_split_depth(n));
                 Kind::Backtrack(Split::new(n, depth))
             }
-            Method::Halves => Join::new(n, sizing.table_budget, sizing.parts.max(1))
-                .map(Kind::Halves)
-                .map_err(|refusal| match refusal {
-                    join::Refusal::BoardSize => Refusal::BoardSize,
-                    join::Refusal::Memory { needed, budget } => Refusal::Memory { needed, budget },
-                })?,
+            Method::Halves => Kind::Halves(Join::new(n, sizing.table_budget, sizing.parts.max(1))?),
         };
         Ok(Plan { kind })
     }

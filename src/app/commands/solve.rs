@@ -1,6 +1,7 @@
 //! `nqueens solve N`: every solution, streamed in lexicographic order.
 
 use crate::app::args::SolveArgs;
+use crate::app::args::engine::worded;
 use crate::app::failure::Failure;
 use crate::app::output::Output;
 use crate::app::render::{Format, Item, svg, text};
@@ -31,7 +32,7 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
         ));
     }
     let limit = args.limit.unwrap_or(u64::MAX);
-    let mut solutions = Solutions::new(n);
+    let mut solutions = Solutions::new(n).map_err(worded)?;
     let mut out = Output::open(args.out.output.as_deref(), args.force)?;
     let mut listed = 0u64;
     let mut pictures = Vec::new();

@@ -9,6 +9,7 @@ use super::inner::{InnerPin, PIN_FROM, inner_pins};
 use super::pairs::PairCounter;
 use super::quadrants::QuadrantTable;
 use crate::cpu::KernelLevel;
+use crate::methods::refusal::Refusal;
 use crate::schedule::Solver;
 use crate::tally::Tally;
 
@@ -17,21 +18,6 @@ pub const MIN_N: usize = 4;
 /// The largest board it counts, memory allowing: its quadrants are the largest the table
 /// holds.
 pub const MAX_N: usize = 2 * QuadrantTable::MAX_SIDE as usize;
-
-/// Why the join cannot count a board.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Refusal {
-    /// Outside `MIN_N ..= MAX_N`.
-    BoardSize,
-    /// The quadrant table would need this many bytes, more than the budget (`None`: more
-    /// than this build tabulates, past [`MAX_N`]).
-    Memory {
-        /// Bytes the table needs (for the largest boards, a lower bound).
-        needed: u64,
-        /// The memory budget, in bytes.
-        budget: Option<u64>,
-    },
-}
 
 /// All the work of one count by halves, split into row sets.
 pub struct Join {

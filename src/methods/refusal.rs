@@ -1,0 +1,16 @@
+//! Why a method could not split a count, in the methods' shared words.
+
+/// Why a method could not split a count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// A board outside the method's [`Method::boards`](crate::methods::Method::boards).
+    BoardSize,
+    /// Its tables would need `needed` bytes, more than `budget` (`None`: more than this
+    /// build tabulates, past the method's largest board).
+    Memory {
+        /// Bytes the tables need (for the largest boards, a lower bound).
+        needed: u64,
+        /// The budget, in bytes.
+        budget: Option<u64>,
+    },
+}
