@@ -77,6 +77,67 @@ impl KernelLevel {
     }
 }
 
+/// Proof that this CPU runs a kernel level: made only by detection ([`Kernel::new`],
+/// [`Kernel::detect`], [`Kernel::available`]), or by [`Kernel::new_unchecked`] for a
+/// caller who vouches for the CPU. Every kernel entry takes one, so code compiled for a
+/// feature is reached only where the CPU has it: a dispatch on [`Kernel::level`] may call
+/// a `#[target_feature]` function of that level, or below, without another check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Kernel(KernelLevel);
+
+impl Kernel {
+    /// The level, if this CPU runs it.
+    pub fn new(level: KernelLevel) -> Option<Kernel> {
+        level.is_available().then_some(Kernel(level))
+    }
+
+    /// The fastest level this CPU runs.
+    pub fn detect() -> Kernel {
+        Kernel(KernelLevel::detect())
+    }
+
+    /// Plain code, which every CPU runs.
+    pub fn portable() -> Kernel {
+        Kernel(KernelLevel::Portable)
+    }
+
+    /// Every level this CPU runs, slowest first.
+    pub fn available() -> Vec<Kernel> {
+        KernelLevel::available().into_iter().map(Kernel).collect()
+    }
+
+    /// The level, unchecked.
+    ///
+    /// # Safety
+    /// The CPU must have every feature of `level` (see [`KernelLevel::is_available`]):
+    /// the kernels run that level's instructions on the strength of this token.
+    pub unsafe fn new_unchecked(level: KernelLevel) -> Kernel {
+        Kernel(level)
+    }
+
+    /// The level it proves.
+    pub fn level(self) -> KernelLevel {
+        self.0
+    }
+
+    /// Whether the CPU has the AVX2 level's features (AVX2, BMI1 and BMI2, POPCNT,
+    /// LZCNT): true at that level and above.
+    pub fn has_avx2(self) -> bool {
+        self.0 >= KernelLevel::Avx2
+    }
+
+    /// The level's name.
+    pub fn name(self) -> &'static str {
+        self.0.name()
+    }
+}
+
+impl fmt::Display for Kernel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 impl fmt::Display for KernelLevel {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())

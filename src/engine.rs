@@ -11,7 +11,7 @@
 //! the same way, whatever machine they run on.
 
 use crate::board::MAX_N;
-use crate::cpu::KernelLevel;
+use crate::cpu::{Kernel, KernelLevel};
 use crate::error::Error;
 use crate::methods::{MAX_SPLIT_DEPTH, Method, MethodChoice, Plan, Refusal, Sizing, auto_method};
 use crate::schedule::{PoolError, Scheduler};
@@ -109,7 +109,7 @@ pub struct Engine {
     scheduler: Scheduler,
     split_depth: Option<usize>,
     method: MethodChoice,
-    kernel: KernelLevel,
+    kernel: Kernel,
     memory_budget: Option<u64>,
 }
 
@@ -124,10 +124,10 @@ impl Engine {
         {
             return Err(Error::SplitDepthWithHalves);
         }
-        let kernel = options.kernel.unwrap_or_else(KernelLevel::detect);
-        if !kernel.is_available() {
-            return Err(Error::Kernel(kernel));
-        }
+        let kernel = match options.kernel {
+            None => Kernel::detect(),
+            Some(level) => Kernel::new(level).ok_or(Error::Kernel(level))?,
+        };
         let scheduler = match options.threads {
             Some(threads) => Scheduler::new(threads),
             None => Scheduler::new(rayon::current_num_threads()),
@@ -152,7 +152,7 @@ impl Engine {
 
     /// The kernel level the searches run with.
     pub fn kernel(&self) -> KernelLevel {
-        self.kernel
+        self.kernel.level()
     }
 
     /// Counts the solutions of the `n` x `n` board.
@@ -284,7 +284,7 @@ impl Engine {
             split_depth: plan.depth(),
             threads: self.threads(),
             method: plan.method(),
-            kernel: self.kernel,
+            kernel: self.kernel.level(),
         })
     }
 

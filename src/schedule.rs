@@ -13,7 +13,7 @@
 //! search and the rotation-fixed searches). Called from inside a rayon pool of the same
 //! size, the scheduler runs on that pool instead of building its own.
 
-use crate::cpu::KernelLevel;
+use crate::cpu::Kernel;
 use crate::tally::Tally;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
@@ -36,7 +36,7 @@ pub trait Solver: Sync {
     /// Solves ids from `next` with the kernel level `kernel`, reporting each to `done`.
     fn solve_all(
         &self,
-        kernel: KernelLevel,
+        kernel: Kernel,
         next: &mut dyn FnMut() -> Option<usize>,
         done: &mut dyn FnMut(usize, Tally),
         halted: &dyn Fn() -> bool,
@@ -101,7 +101,7 @@ impl Scheduler {
     pub fn run(
         &self,
         solver: &dyn Solver,
-        kernel: KernelLevel,
+        kernel: Kernel,
         ids: &[usize],
         [stop, close]: [Option<&AtomicBool>; 2],
         finished: &(dyn Fn(usize, Tally) + Sync),
@@ -166,7 +166,7 @@ mod tests {
     impl Solver for Identity {
         fn solve_all(
             &self,
-            _: KernelLevel,
+            _: Kernel,
             next: &mut dyn FnMut() -> Option<usize>,
             done: &mut dyn FnMut(usize, Tally),
             _: &dyn Fn() -> bool,
@@ -190,13 +190,10 @@ mod tests {
             let scheduler = Scheduler::new(threads).unwrap();
             assert_eq!(scheduler.threads(), threads);
             let seen = std::sync::Mutex::new(Vec::new());
-            let mut got = scheduler.run(
-                &Identity,
-                KernelLevel::Portable,
-                &ids,
-                [None; 2],
-                &|id, _| seen.lock().unwrap().push(id),
-            );
+            let mut got =
+                scheduler.run(&Identity, Kernel::portable(), &ids, [None; 2], &|id, _| {
+                    seen.lock().unwrap().push(id)
+                });
             got.sort_unstable_by_key(|&(id, _)| id);
             assert!(got.iter().all(|&(id, t)| t.solutions == id as u64));
             assert_eq!(got.iter().map(|&(id, _)| id).collect::<Vec<_>>(), ids);
@@ -212,7 +209,7 @@ mod tests {
         let stop = AtomicBool::new(true);
         let got = scheduler.run(
             &Identity,
-            KernelLevel::Portable,
+            Kernel::portable(),
             &[1, 2, 3],
             [Some(&stop), None],
             &|_, _| {},
@@ -227,7 +224,7 @@ mod tests {
     impl Solver for ClosesAtOnce<'_> {
         fn solve_all(
             &self,
-            _: KernelLevel,
+            _: Kernel,
             next: &mut dyn FnMut() -> Option<usize>,
             done: &mut dyn FnMut(usize, Tally),
             halted: &dyn Fn() -> bool,
@@ -248,7 +245,7 @@ mod tests {
         let ids: Vec<usize> = (0..100).collect();
         let got = scheduler.run(
             &ClosesAtOnce(&close),
-            KernelLevel::Portable,
+            Kernel::portable(),
             &ids,
             [None, Some(&close)],
             &|_, _| {},
@@ -277,7 +274,7 @@ mod tests {
             assert!(matches!(scheduler.pool, Pool::Callers));
             let got = scheduler.run(
                 &Identity,
-                KernelLevel::Portable,
+                Kernel::portable(),
                 &[5, 6],
                 [None; 2],
                 &|_, _| {},

@@ -11,7 +11,7 @@
 
 use super::group::Symmetry;
 use crate::board::MAX_N;
-use crate::cpu::KernelLevel;
+use crate::cpu::Kernel;
 use crate::schedule::Solver;
 use crate::tally::Tally;
 
@@ -148,7 +148,7 @@ impl FixedSearches {
 impl Solver for FixedSearches {
     fn solve_all(
         &self,
-        _: KernelLevel,
+        _: Kernel,
         next: &mut dyn FnMut() -> Option<usize>,
         done: &mut dyn FnMut(usize, Tally),
         // Each search is a small fraction of a second, even at N = 32.

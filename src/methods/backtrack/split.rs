@@ -12,7 +12,7 @@
 use super::border::{BorderKey, canonical_keys};
 use super::kernel::{count_completions, count_stream};
 use super::row_plan::{Frame, RowPlan};
-use crate::cpu::KernelLevel;
+use crate::cpu::Kernel;
 use crate::schedule::Solver;
 use crate::tally::Tally;
 
@@ -138,7 +138,7 @@ impl Split {
 impl Solver for Split {
     fn solve_all(
         &self,
-        kernel: KernelLevel,
+        kernel: Kernel,
         next: &mut dyn FnMut() -> Option<usize>,
         done: &mut dyn FnMut(usize, Tally),
         halted: &dyn Fn() -> bool,

@@ -146,7 +146,7 @@ mod tests {
     use super::super::join::Join;
     use super::super::join::tests::check_counts;
     use super::*;
-    use crate::cpu::KernelLevel;
+    use crate::cpu::Kernel;
 
     /// Each sub-problem counts what the module docs say, from the solutions themselves:
     /// on East's rows, the central ones times the row set's central weight, and 8 times
@@ -158,7 +158,7 @@ mod tests {
             let cross = Cross::new(&g);
             let plan = Join::new(n, None, 1).unwrap();
             assert_eq!(plan.len(), cross.len());
-            let mut scratch = plan.scratch(KernelLevel::detect());
+            let mut scratch = plan.scratch(Kernel::detect());
             let m = n / 2;
             let mut want = std::collections::HashMap::<u32, u64>::new();
             for s in crate::oracle::all_solutions(n) {

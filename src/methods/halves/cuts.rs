@@ -3,26 +3,28 @@
 //! come out by shifts, or by one PEXT where BMI2 has it fast ([`crate::cpu::fast_pext`]).
 //! Also the other passes over a load's keys: squeezing them, keeping those clear of bars.
 
-use crate::cpu::KernelLevel;
+use crate::cpu::Kernel;
 
 /// Sorts `keys` into `sorted` by the value of their cut bits `bits` (lowest first; value
 /// bit `i` is `bits[i]`), each without its cut bits; value `v`'s keys are then
-/// `sorted[starts[v]..starts[v + 1]]`. `fast_extract`: by PEXT, which BMI2 must have.
+/// `sorted[starts[v]..starts[v + 1]]`. `by_pext`: a kernel of the AVX2 level or above (so
+/// with BMI2) when PEXT is fast here; `None` takes the bits out by shifts.
 pub(super) fn sort(
     bits: &[u32],
-    fast_extract: bool,
+    by_pext: Option<Kernel>,
     keys: &[u64],
     sorted: &mut Vec<u64>,
     starts: &mut Vec<usize>,
 ) {
     let cuts = Cuts::new(bits);
     #[cfg(target_arch = "x86_64")]
-    if fast_extract {
-        assert!(is_x86_feature_detected!("bmi2"));
-        // SAFETY: BMI2 is here (asserted).
-        unsafe { sort_by_cut_bmi2(cuts, keys, sorted, starts) };
+    if let Some(pext) = by_pext.and_then(|kernel| Pext::new(cuts.mask, kernel)) {
+        // SAFETY: a `Pext` is made only with a kernel token of the AVX2 level, which has
+        // BMI2.
+        unsafe { sort_by_cut_bmi2(&pext, bits.len(), keys, sorted, starts) };
         return;
     }
+    let _ = by_pext;
     sort_by(&cuts, bits.len(), keys, sorted, starts);
 }
 
@@ -68,42 +70,63 @@ impl Extract for Cuts<'_> {
     }
 }
 
-/// The same by BMI2's PEXT: one instruction each where it is fast.
+/// The same by BMI2's PEXT: one instruction each where it is fast. Made only with a
+/// kernel token of the AVX2 level or above, so its PEXTs run only where BMI2 is.
 #[cfg(target_arch = "x86_64")]
-struct Pext(u64);
+struct Pext {
+    mask: u64,
+    _bmi2: Kernel,
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Pext {
+    fn new(mask: u64, kernel: Kernel) -> Option<Pext> {
+        kernel.has_avx2().then_some(Pext {
+            mask,
+            _bmi2: kernel,
+        })
+    }
+}
 
 #[cfg(target_arch = "x86_64")]
 impl Extract for Pext {
     #[inline(always)]
     fn value(&self, key: u64) -> usize {
-        // SAFETY: only used inlined into `sort_by_cut_bmi2`, which has BMI2.
-        unsafe { std::arch::x86_64::_pext_u64(key, self.0) as usize }
+        // SAFETY: a `Pext` exists only where the CPU has BMI2 (see `Pext::new`).
+        unsafe { std::arch::x86_64::_pext_u64(key, self.mask) as usize }
     }
 
     #[inline(always)]
     fn rest(&self, key: u64) -> u64 {
         // SAFETY: as above.
-        unsafe { std::arch::x86_64::_pext_u64(key, !self.0) }
+        unsafe { std::arch::x86_64::_pext_u64(key, !self.mask) }
     }
 }
 
-/// [`sort_by`] with PEXT.
+/// [`sort_by`] with PEXT, compiled with BMI2 so that the PEXTs inline.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "bmi2")]
-fn sort_by_cut_bmi2(cuts: Cuts, keys: &[u64], sorted: &mut Vec<u64>, starts: &mut Vec<usize>) {
-    sort_by(&Pext(cuts.mask), cuts.bits.len(), keys, sorted, starts);
+fn sort_by_cut_bmi2(
+    pext: &Pext,
+    cuts: usize,
+    keys: &[u64],
+    sorted: &mut Vec<u64>,
+    starts: &mut Vec<usize>,
+) {
+    sort_by(pext, cuts, keys, sorted, starts);
 }
 
-/// Sets `out` to `keys` holding only the bits of `mask`, packed down: PEXT where BMI2 is
-/// here, else bit by bit.
-pub(super) fn squeeze(mask: u64, keys: &[u64], out: &mut Vec<u64>) {
+/// Sets `out` to `keys` holding only the bits of `mask`, packed down: PEXT with a kernel of
+/// the AVX2 level or above (which has BMI2), else bit by bit.
+pub(super) fn squeeze(kernel: Kernel, mask: u64, keys: &[u64], out: &mut Vec<u64>) {
     out.clear();
     #[cfg(target_arch = "x86_64")]
-    if is_x86_feature_detected!("bmi2") {
-        // SAFETY: BMI2 is here (just checked).
+    if kernel.has_avx2() {
+        // SAFETY: the kernel token proves the CPU has the AVX2 level, BMI2 among it.
         unsafe { squeeze_bmi2(mask, keys, out) };
         return;
     }
+    let _ = kernel;
     out.extend(keys.iter().map(|&key| Pack(mask).pack(key)));
 }
 
@@ -121,11 +144,11 @@ fn squeeze_bmi2(mask: u64, keys: &[u64], out: &mut Vec<u64>) {
 /// are kept, and a mispredicted branch a key cost a fifth of N = 21's time): by a
 /// permutation of four keys at a time with AVX2, else by writing every key and moving on
 /// past the kept ones.
-pub(super) fn keep_clear(kernel: KernelLevel, keys: &[u64], bars: u64, out: &mut Vec<u64>) {
+pub(super) fn keep_clear(kernel: Kernel, keys: &[u64], bars: u64, out: &mut Vec<u64>) {
     out.clear();
     #[cfg(target_arch = "x86_64")]
-    if kernel >= KernelLevel::Avx2 {
-        // SAFETY: a kernel level is only used where the CPU has it (see `crate::cpu`).
+    if kernel.has_avx2() {
+        // SAFETY: the kernel token proves the CPU has the AVX2 level's features.
         unsafe { keep_clear_avx2(keys, bars, out) };
         return;
     }
@@ -142,7 +165,7 @@ pub(super) fn keep_clear(kernel: KernelLevel, keys: &[u64], bars: u64, out: &mut
 /// The keys that hold none of `bars`: `keys` themselves when there are no bars, else
 /// those [`keep_clear`] keeps in `out`.
 pub(super) fn clear_of<'a>(
-    kernel: KernelLevel,
+    kernel: Kernel,
     keys: &'a [u64],
     bars: u64,
     out: &'a mut Vec<u64>,
@@ -276,7 +299,7 @@ mod tests {
                 rng.u64(..) & rng.u64(..) & rng.u64(..),
             ] {
                 let want: Vec<u64> = keys.iter().copied().filter(|k| k & bars == 0).collect();
-                for kernel in KernelLevel::available() {
+                for kernel in Kernel::available() {
                     let mut out = vec![7; 3];
                     keep_clear(kernel, &keys, bars, &mut out);
                     assert_eq!(out, want, "{kernel:?}, {len} keys");
@@ -291,25 +314,29 @@ mod tests {
         let keys: Vec<u64> = (0..1000).map(|_| rng.u64(..)).collect();
         for _ in 0..20 {
             let mask = rng.u64(..) & rng.u64(..);
-            let mut out = Vec::new();
-            squeeze(mask, &keys, &mut out);
-            for (&key, &packed) in keys.iter().zip(&out) {
-                assert_eq!(packed, Pack(mask).pack(key));
-                assert_eq!(packed.count_ones(), (key & mask).count_ones());
-                if mask.count_ones() < 64 {
-                    assert!(packed < 1 << mask.count_ones());
+            for kernel in Kernel::available() {
+                let mut out = Vec::new();
+                squeeze(kernel, mask, &keys, &mut out);
+                for (&key, &packed) in keys.iter().zip(&out) {
+                    assert_eq!(packed, Pack(mask).pack(key), "{kernel}");
+                    assert_eq!(packed.count_ones(), (key & mask).count_ones());
+                    if mask.count_ones() < 64 {
+                        assert!(packed < 1 << mask.count_ones());
+                    }
                 }
             }
         }
-        let mut out = Vec::new();
-        squeeze(0b1010, &[0b1000, 0b0010, 0b1111, 0b0101], &mut out);
-        assert_eq!(out, [0b10, 0b01, 0b11, 0b00]);
+        for kernel in Kernel::available() {
+            let mut out = Vec::new();
+            squeeze(kernel, 0b1010, &[0b1000, 0b0010, 0b1111, 0b0101], &mut out);
+            assert_eq!(out, [0b10, 0b01, 0b11, 0b00]);
+        }
     }
 
     #[test]
     fn pext_sorts_by_cut_as_shifts_do() {
         #[cfg(target_arch = "x86_64")]
-        if is_x86_feature_detected!("bmi2") {
+        if let Some(avx2) = Kernel::new(crate::cpu::KernelLevel::Avx2) {
             let mut rng = fastrand::Rng::with_seed(5);
             let keys: Vec<u64> = (0..3000).map(|_| rng.u64(..1 << 50)).collect();
             for cuts in 1..=8 {
@@ -321,8 +348,7 @@ mod tests {
                 let (mut sorted, mut starts) = (Vec::new(), Vec::new());
                 sort_by(&by_shifts, cuts, &keys, &mut sorted, &mut starts);
                 let (mut by_pext, mut pext_starts) = (Vec::new(), Vec::new());
-                // SAFETY: BMI2 is here.
-                unsafe { sort_by_cut_bmi2(by_shifts, &keys, &mut by_pext, &mut pext_starts) };
+                sort(&bits, Some(avx2), &keys, &mut by_pext, &mut pext_starts);
                 assert_eq!(
                     (&sorted, &starts),
                     (&by_pext, &pext_starts),

@@ -5,7 +5,7 @@
 use super::geometry::{Geometry, Half, for_each_subset_of};
 use super::piece_pairs::{Classes, FILLER, North, RUN, South, pair_all};
 use super::quadrants::QuadrantTable;
-use crate::cpu::KernelLevel;
+use crate::cpu::Kernel;
 
 impl Geometry {
     /// Appends the key of every half-board of `half` on these rows (bit `r` for board
@@ -72,12 +72,12 @@ impl Geometry {
 /// One thread's buffers for building half-boards: per half, the south pieces of every
 /// column set, ready to pair; and the kernel that pairs them.
 pub(super) struct HalfScratch {
-    kernel: KernelLevel,
+    kernel: Kernel,
     south: [SouthPieces; 2],
 }
 
 impl HalfScratch {
-    pub(super) fn new(kernel: KernelLevel) -> HalfScratch {
+    pub(super) fn new(kernel: Kernel) -> HalfScratch {
         HalfScratch {
             kernel,
             south: Default::default(),

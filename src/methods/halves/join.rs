@@ -8,7 +8,7 @@ use super::half_boards::HalfScratch;
 use super::inner::{InnerPin, PIN_FROM, inner_pins};
 use super::pairs::PairCounter;
 use super::quadrants::QuadrantTable;
-use crate::cpu::KernelLevel;
+use crate::cpu::{Kernel, KernelLevel};
 use crate::methods::refusal::Refusal;
 use crate::schedule::Solver;
 use crate::tally::Tally;
@@ -157,13 +157,12 @@ impl Join {
         scratch: &mut Scratch,
         halted: &dyn Fn() -> bool,
     ) -> Option<Tally> {
-        match scratch.kernel {
+        match scratch.kernel.level() {
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: a `Scratch` only holds an available kernel, and every level from
-            // AVX2 up has these features (see `crate::cpu`).
+            // SAFETY: the scratch's kernel token proves the CPU has the AVX2 level.
             KernelLevel::Avx2 => unsafe { self.solve_avx2(id, scratch, halted) },
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: as above, for the AVX-512 level.
+            // SAFETY: the scratch's kernel token proves the CPU has the AVX-512 level.
             KernelLevel::Avx512 => unsafe { self.solve_avx512(id, scratch, halted) },
             _ => self.solve_body(id, scratch, halted),
         }
@@ -350,7 +349,7 @@ impl Join {
     }
 
     /// Buffers for one thread's counts.
-    pub fn scratch(&self, kernel: KernelLevel) -> Scratch {
+    pub fn scratch(&self, kernel: Kernel) -> Scratch {
         Scratch {
             kernel,
             counter: PairCounter::new(self.geometry.key_bits(), kernel),
@@ -365,7 +364,7 @@ impl Join {
 impl Solver for Join {
     fn solve_all(
         &self,
-        kernel: KernelLevel,
+        kernel: Kernel,
         next: &mut dyn FnMut() -> Option<usize>,
         done: &mut dyn FnMut(usize, Tally),
         halted: &dyn Fn() -> bool,
@@ -382,7 +381,7 @@ impl Solver for Join {
 
 /// One thread's buffers: the east keys of the row set in hand, the west keys by weight.
 pub struct Scratch {
-    kernel: KernelLevel,
+    kernel: Kernel,
     counter: PairCounter,
     patterns: Vec<u64>,
     /// East's keys clear of one pin's bars.
@@ -414,7 +413,7 @@ pub(super) mod tests {
     use super::*;
     use crate::known::known;
 
-    fn total(n: usize, kernel: KernelLevel) -> u128 {
+    fn total(n: usize, kernel: Kernel) -> u128 {
         let plan = Join::new(n, None, 1).unwrap();
         let mut scratch = plan.scratch(kernel);
         (0..plan.len())
@@ -426,7 +425,7 @@ pub(super) mod tests {
 
     #[test]
     fn totals_match_the_table_with_every_kernel() {
-        for kernel in KernelLevel::available() {
+        for kernel in Kernel::available() {
             for n in MIN_N..=12 {
                 assert_eq!(
                     Some(total(n, kernel)),
@@ -442,7 +441,7 @@ pub(super) mod tests {
     /// counted whole unless told).
     #[test]
     fn a_row_set_counts_the_same_pin_by_pin_as_whole() {
-        for kernel in KernelLevel::available() {
+        for kernel in Kernel::available() {
             for n in (MIN_N..=16).step_by(2) {
                 let whole = Join::new(n, None, 1).unwrap();
                 let mut pinned = Join::new(n, None, 1).unwrap();
@@ -463,7 +462,7 @@ pub(super) mod tests {
     #[test]
     fn a_halted_row_set_is_abandoned_and_an_unhalted_one_counts_as_usual() {
         let plan = Join::new(16, None, 1).unwrap();
-        let mut scratch = plan.scratch(KernelLevel::detect());
+        let mut scratch = plan.scratch(Kernel::detect());
         let (mut abandoned, asked) = (0usize, std::cell::Cell::new(0usize));
         for id in 0..plan.len() {
             let halted = || {
@@ -486,7 +485,7 @@ pub(super) mod tests {
     fn a_row_set_counts_the_same_with_the_whole_table_built_or_only_its_slabs() {
         let n = 13;
         let warm = Join::new(n, None, 1).unwrap();
-        let mut scratch = warm.scratch(KernelLevel::Portable);
+        let mut scratch = warm.scratch(Kernel::portable());
         // Build every slab first, by counting everything once.
         let all: Vec<Tally> = (0..warm.len())
             .map(|id| warm.solve(id, &mut scratch))
@@ -494,7 +493,7 @@ pub(super) mod tests {
         let full_bytes = warm.heap_bytes();
         for id in [0, 7, warm.len() / 2, warm.len() - 1] {
             let cold = Join::new(n, None, 1).unwrap();
-            let mut scratch = cold.scratch(KernelLevel::Portable);
+            let mut scratch = cold.scratch(Kernel::portable());
             assert_eq!(cold.solve(id, &mut scratch), all[id], "row set {id}");
             assert!(
                 cold.heap_bytes() < full_bytes,
@@ -515,7 +514,7 @@ pub(super) mod tests {
         {
             let mut plan = Join::new(n, None, 1).unwrap();
             plan.pin_from = pin_from;
-            let mut scratch = plan.scratch(KernelLevel::detect());
+            let mut scratch = plan.scratch(Kernel::detect());
             let west = n / 2;
             let mut want = std::collections::HashMap::<u32, u64>::new();
             for solution in crate::oracle::all_solutions(n) {

@@ -13,7 +13,7 @@
 
 use super::cuts;
 use super::sliced::{self, Bits512, Layout};
-use crate::cpu::KernelLevel;
+use crate::cpu::Kernel;
 
 /// Patterns per block.
 pub const BLOCK: usize = 512;
@@ -33,7 +33,7 @@ const MIN_SLICED: usize = 48;
 /// than four fixed bits beside the long diagonals). Each bucket should still fill a few
 /// blocks, so the number of cuts grows with the patterns.
 pub struct PairCounter {
-    kernel: KernelLevel,
+    kernel: Kernel,
     key_bits: u32,
     /// The loaded patterns' key bits, squeezed (see [`PairCounter::load`]).
     bits: u32,
@@ -88,11 +88,7 @@ struct Bucket {
 
 impl PairCounter {
     /// An empty counter for keys of `key_bits` bits, counting with `kernel`.
-    pub fn new(key_bits: u32, kernel: KernelLevel) -> PairCounter {
-        assert!(
-            kernel.is_available(),
-            "kernel {kernel} is not available here"
-        );
+    pub fn new(key_bits: u32, kernel: Kernel) -> PairCounter {
         assert!(key_bits <= MAX_KEY_BITS);
         PairCounter {
             kernel,
@@ -103,7 +99,7 @@ impl PairCounter {
             layout: Layout::for_bits(key_bits),
             cut_bits: Vec::new(),
             cuts: 0,
-            fast_extract: kernel >= KernelLevel::Avx2 && crate::cpu::fast_pext(),
+            fast_extract: kernel.has_avx2() && crate::cpu::fast_pext(),
             buckets: vec![Bucket::default(); 1 << MAX_CUTS],
             plain: Vec::new(),
             sliced: Vec::new(),
@@ -119,7 +115,7 @@ impl PairCounter {
     fn sort_by_cut(&mut self, keys: &[u64]) {
         cuts::sort(
             &self.cut_bits[..self.cuts],
-            self.fast_extract,
+            self.fast_extract.then_some(self.kernel),
             keys,
             &mut self.sorted,
             &mut self.starts,
@@ -176,7 +172,7 @@ impl PairCounter {
             let bits = used.count_ones().max(1);
             if Layout::for_bits(bits).chunks < Layout::for_bits(self.key_bits).chunks {
                 (self.squeeze, self.bits) = (used, bits);
-                cuts::squeeze(used, patterns, &mut squeezed);
+                cuts::squeeze(self.kernel, used, patterns, &mut squeezed);
                 patterns = &squeezed;
             }
         }
@@ -263,7 +259,7 @@ impl PairCounter {
             return self.count_keys_until(items, halted);
         }
         let mut squeezed = std::mem::take(&mut self.squeezed);
-        cuts::squeeze(self.squeeze, items, &mut squeezed);
+        cuts::squeeze(self.kernel, self.squeeze, items, &mut squeezed);
         let total = self.count_keys_until(&squeezed, halted);
         self.squeezed = squeezed;
         total
@@ -344,15 +340,15 @@ impl PairCounter {
 /// for the kernel's level (AVX2 moves a mask in two instructions, SSE2 in four: the loads
 /// of an odd board's pins and an even board's spend a tenth of their time here).
 fn push_block(
-    kernel: KernelLevel,
+    kernel: Kernel,
     block: &[u64],
     layout: Layout,
     lacking: &mut [Bits512],
     sliced: &mut Vec<Bits512>,
 ) {
     #[cfg(target_arch = "x86_64")]
-    if kernel >= KernelLevel::Avx2 {
-        // SAFETY: a kernel level is only used where the CPU has it (see `crate::cpu`).
+    if kernel.has_avx2() {
+        // SAFETY: the kernel token proves the CPU has the AVX2 level's features.
         unsafe { push_block_avx2(block, layout, lacking, sliced) };
         return;
     }
@@ -482,7 +478,7 @@ mod tests {
     #[test]
     fn every_kernel_counts_what_a_double_loop_counts() {
         let mut rng = fastrand::Rng::with_seed(7);
-        for kernel in KernelLevel::available() {
+        for kernel in Kernel::available() {
             for key_bits in [1u32, 5, 13, 30, 38, 58] {
                 let mut counter = PairCounter::new(key_bits, kernel);
                 for len in [

@@ -7,7 +7,7 @@
 //! together. All give the same keys in the same order.
 
 use super::geometry::KeyShape;
-use crate::cpu::KernelLevel;
+use crate::cpu::{Kernel, KernelLevel};
 
 /// Slots past the kept keys a kernel may write (and leave unkept): `out` needs this many
 /// spare slots beyond one per pair.
@@ -61,7 +61,7 @@ pub(super) enum Classes {
 /// Appends the key of every (north, south) pair that shares no diagonal to `out[0]`
 /// (`Classes::One`) or to `out[class]`.
 pub(super) fn pair_all(
-    kernel: KernelLevel,
+    kernel: Kernel,
     north: North,
     south: South,
     classes: Classes,
@@ -76,18 +76,21 @@ pub(super) fn pair_all(
         list.reserve(north.pieces.len() * south.keys.len() + SPARE);
     }
     let split = matches!(classes, Classes::Three { .. });
-    match (kernel, split) {
+    match (kernel.level(), split) {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY (each): a kernel level is only used where the CPU has it (see
-        // `crate::cpu`); the spare slots were reserved above.
+        // SAFETY (each): the kernel token proves the CPU has the level's features; the
+        // spare slots were reserved above.
         (KernelLevel::Avx512, false) => unsafe { all_avx512::<false>(north, south, classes, out) },
         #[cfg(target_arch = "x86_64")]
         (KernelLevel::Avx512, true) => unsafe { all_avx512::<true>(north, south, classes, out) },
         #[cfg(target_arch = "x86_64")]
         (KernelLevel::Avx2, false) => unsafe { all_avx2::<false>(north, south, classes, out) },
         #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above.
         (KernelLevel::Avx2, true) => unsafe { all_avx2::<true>(north, south, classes, out) },
+        // SAFETY: the spare slots were reserved above.
         (_, false) => unsafe { all_scalar::<false>(north, south, classes, out) },
+        // SAFETY: as above.
         (_, true) => unsafe { all_scalar::<true>(north, south, classes, out) },
     }
 }
@@ -455,7 +458,7 @@ mod tests {
                     }
                 }
             }
-            for kernel in KernelLevel::available() {
+            for kernel in Kernel::available() {
                 let mut one = [vec![42]];
                 pair_all(kernel, north, south, Classes::One, &mut one);
                 let all: Vec<u64> = pairs.iter().map(|&(k, _)| k).collect();

@@ -1,10 +1,10 @@
 //! The pair counter's kernels: how many patterns of each bit-sliced block are compatible
 //! with each item, added up (see [`super::pairs`] for the layout). A portable kernel over
 //! `[u64; 8]`, an AVX2 one (carry-save adders and a nibble table for the popcount) and an
-//! AVX-512 one (VPOPCNTQ), chosen at run time ([`crate::cpu::KernelLevel`]); all give the
+//! AVX-512 one (VPOPCNTQ), chosen at run time ([`crate::cpu::Kernel`]); all give the
 //! same counts.
 
-use crate::cpu::KernelLevel;
+use crate::cpu::{Kernel, KernelLevel};
 
 /// How a load's keys are cut into chunks: each chunk of `width` neighbouring key bits
 /// selects one of `2^width` precomputed masks of a block.
@@ -57,13 +57,13 @@ impl Layout {
 pub struct Bits512(pub [u64; 8]);
 
 /// How many (pattern, item) pairs of these blocks (laid out by `layout`) share no bit.
-pub(super) fn count(kernel: KernelLevel, sliced: &[Bits512], layout: Layout, items: &[u64]) -> u64 {
-    match kernel {
+pub(super) fn count(kernel: Kernel, sliced: &[Bits512], layout: Layout, items: &[u64]) -> u64 {
+    match kernel.level() {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: a kernel level is only used where the CPU has it (see `crate::cpu`).
+        // SAFETY: the kernel token proves the CPU has the AVX-512 level's features.
         KernelLevel::Avx512 => unsafe { avx512::count_sliced(sliced, layout, items) },
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: as above.
+        // SAFETY: the kernel token proves the CPU has the AVX2 level's features.
         KernelLevel::Avx2 => unsafe { avx2::count_sliced(sliced, layout, items) },
         _ => count_sliced_portable(sliced, layout, items),
     }
@@ -360,6 +360,7 @@ mod avx512 {
                 sums = unsafe { _mm512_add_epi64(sums, _mm512_popcnt_epi64(acc)) };
             }
         }
+        // SAFETY: compiled with AVX-512 F (this function's target features).
         unsafe { _mm512_reduce_add_epi64(sums) as u64 }
     }
 }

@@ -25,7 +25,7 @@
 use super::jobs::{Job, Part, Parts, cut};
 use super::scalar::count_until;
 use crate::board::MAX_N;
-use crate::cpu::KernelLevel;
+use crate::cpu::Kernel;
 use crate::methods::backtrack::row_plan::{Frame, Level, RowPlan};
 use crate::tally::Tally;
 use std::cell::{Cell, RefCell};
@@ -59,6 +59,7 @@ pub(super) trait Lanes: Copy {
     /// (and a walk's stack room for them: see [`Walk`]).
     #[inline(always)]
     unsafe fn window(lane_bits: Self, todo: u32) -> (Self, u32, u32) {
+        // SAFETY: the caller keeps this function's contract: the CPU has this type's features.
         unsafe { (lane_bits, Self::lanes_of(lane_bits, todo), 0) }
     }
     /// Every lane `x`.
@@ -104,6 +105,7 @@ fn in_lane_space(level: &Level, offset: u32) -> Level {
 /// above, whose attacks were `[cols, ld, rd]` (the same in every lane).
 #[inline(always)]
 unsafe fn place<V: Lanes>(level: &Level, lane_bits: V, [cols, ld, rd]: [V; 3]) -> [V; 3] {
+    // SAFETY: the caller keeps this function's contract: the CPU has `V`'s features.
     unsafe {
         let shift = level.shift;
         [
@@ -117,6 +119,7 @@ unsafe fn place<V: Lanes>(level: &Level, lane_bits: V, [cols, ld, rd]: [V; 3]) -
 /// Lane-wise [`Level::accepted_early`].
 #[inline(always)]
 unsafe fn accepted_early<V: Lanes>(level: &Level, [c, l, r]: [V; 3]) -> V {
+    // SAFETY: the caller keeps this function's contract: the CPU has `V`'s features.
     unsafe {
         let (near, far) = (level.near_shift, level.far_shift);
         let free = V::nor3(c, V::or(l, r), V::splat(level.blocked));
@@ -141,6 +144,7 @@ unsafe fn accepted_early<V: Lanes>(level: &Level, [c, l, r]: [V; 3]) -> V {
 /// Lane-wise [`Level::accepted_second_to_last`].
 #[inline(always)]
 unsafe fn accepted_second_to_last<V: Lanes>(level: &Level, [c, l, r]: [V; 3]) -> V {
+    // SAFETY: the caller keeps this function's contract: the CPU has `V`'s features.
     unsafe {
         let shift = level.near_shift;
         let free = V::nor3(c, V::or(l, r), V::splat(level.blocked));
@@ -200,6 +204,7 @@ impl<V: Lanes, const S: usize> Walk<V, S> {
     #[inline(always)]
     unsafe fn idle() -> Self {
         const { assert!(S.is_power_of_two() && S >= MAX_N) };
+        // SAFETY: the caller keeps this function's contract: the CPU has `V`'s features.
         unsafe {
             let zero = V::splat(0);
             let empty = Entry {
@@ -230,6 +235,7 @@ impl<V: Lanes, const S: usize> Walk<V, S> {
         self.last = plan.len - 1;
         self.tally = Tally::default();
         let start = &job.start;
+        // SAFETY: the caller keeps this function's contract: the CPU has `V`'s features.
         unsafe {
             self.lane_bits = V::lane_bits(job.open >> offset);
             let attacks = [start.cols, start.ld, start.rd].map(|x| V::splat(x >> offset));
@@ -250,6 +256,7 @@ impl<V: Lanes, const S: usize> Walk<V, S> {
         let index = index & (V::LANES - 1);
         // The child goes above the top, or in its place once the top has no lanes left.
         let slot = self.live - usize::from(rest == 0);
+        // SAFETY: the caller keeps this function's contract: the CPU has `V`'s features.
         unsafe {
             let todo = V::lane(&top.next, index);
             let below = top.below.each_ref().map(|row| V::lane(row, index));
@@ -265,6 +272,7 @@ impl<V: Lanes, const S: usize> Walk<V, S> {
     /// writes none).
     #[inline(always)]
     unsafe fn expand(&mut self, slot: usize, depth: usize, attacks: [V; 3], todo: u32) -> usize {
+        // SAFETY: the caller keeps this function's contract: the CPU has `V`'s features.
         unsafe {
             self.tally.nodes += u64::from(todo.count_ones());
             let level = &self.levels[(depth + 1) & (MAX_N - 1)];
@@ -313,6 +321,7 @@ unsafe fn turn<'a, X: Lanes, const S: usize>(
     let mut working = 0;
     for (walk, id) in walks.iter_mut().zip(ids.iter_mut()) {
         if walk.is_live() {
+            // SAFETY: the caller keeps this function's contract: the CPU has `X`'s features.
             unsafe { walk.step() };
             working += 1;
             continue;
@@ -321,6 +330,7 @@ unsafe fn turn<'a, X: Lanes, const S: usize>(
             done(id, walk.tally());
         }
         if let Some((next_id, job)) = next() {
+            // SAFETY: as above.
             unsafe { walk.start(&job) };
             *id = Some(next_id);
             working += 1;
@@ -372,7 +382,7 @@ pub(super) unsafe fn count_stream<'a, V: Lanes, W: Lanes, const SV: usize, const
                     count += 1;
                 }
                 Part::Scalar(plan, frame) if !abandoned.get() => {
-                    match count_until(KernelLevel::Portable, plan, &frame, halted) {
+                    match count_until(Kernel::portable(), plan, &frame, halted) {
                         Some(found) => tally += found,
                         None => abandoned.set(true),
                     }
@@ -391,6 +401,7 @@ pub(super) unsafe fn count_stream<'a, V: Lanes, W: Lanes, const SV: usize, const
     };
     let mut refill = refill;
     refill(&mut queues, 0);
+    // SAFETY: the caller keeps this function's contract: the CPU has `V`'s features.
     unsafe {
         let mut narrow: [Walk<V, SV>; WALKS] = std::array::from_fn(|_| Walk::idle());
         let mut wide: [Walk<W, SW>; WALKS] = std::array::from_fn(|_| Walk::idle());

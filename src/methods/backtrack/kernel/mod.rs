@@ -6,7 +6,7 @@
 //! for AVX2/BMI2/POPCNT), and the vector search (`lanes`, built for AVX-512 in
 //! `avx512` and for AVX2 in `avx2`) expands all candidate columns of a row at once and
 //! interleaves several searches per thread ([`count_stream`]). Which one runs is decided
-//! at run time ([`crate::cpu::KernelLevel`]), so one binary is fast on every CPU; the tests
+//! at run time ([`crate::cpu::Kernel`]), so one binary is fast on every CPU; the tests
 //! hold each to the portable one.
 //!
 //! The kernels are pure functions of their inputs: no atomics, no I/O, and no allocation
@@ -23,7 +23,7 @@ mod lanes;
 pub mod scalar;
 
 use super::row_plan::{Frame, RowPlan};
-use crate::cpu::KernelLevel;
+use crate::cpu::{Kernel, KernelLevel};
 use crate::tally::Tally;
 use scalar::count_until;
 
@@ -33,7 +33,7 @@ pub fn count_completions(plan: &RowPlan, start: &Frame) -> Tally {
     let mut job = Some((0, plan, *start));
     let mut tally = Tally::default();
     count_stream(
-        KernelLevel::detect(),
+        Kernel::detect(),
         || job.take(),
         |_, found| tally = found,
         &|| false,
@@ -54,21 +54,17 @@ pub fn count_completions(plan: &RowPlan, start: &Frame) -> Tally {
 /// report. So a stop never waits for a search, however long (a sub-problem of N = 28 runs
 /// for hours).
 pub fn count_stream<'a>(
-    kernel: KernelLevel,
+    kernel: Kernel,
     mut next_job: impl FnMut() -> Option<(usize, &'a RowPlan, Frame)>,
     mut done: impl FnMut(usize, Tally),
     halted: &dyn Fn() -> bool,
 ) {
-    assert!(
-        kernel.is_available(),
-        "kernel {kernel} is not available here"
-    );
-    match kernel {
+    match kernel.level() {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: the CPU has AVX-512 F and BW (checked above).
+        // SAFETY: the kernel token proves the CPU has the AVX-512 level's features.
         KernelLevel::Avx512 => unsafe { avx512::count_stream(&mut next_job, &mut done, halted) },
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: the CPU has AVX2, BMI1/2, POPCNT and LZCNT (checked above).
+        // SAFETY: the kernel token proves the CPU has AVX2, BMI1/2, POPCNT and LZCNT.
         KernelLevel::Avx2 => unsafe { avx2::count_stream(&mut next_job, &mut done, halted) },
         _ => {
             while let Some((id, plan, start)) = next_job() {
@@ -216,7 +212,7 @@ mod tests {
 
     /// Runs `jobs` through one stream and returns the tallies by id, checking each id
     /// comes back exactly once.
-    fn streamed(kernel: KernelLevel, jobs: &[(RowPlan, Frame)]) -> Vec<Tally> {
+    fn streamed(kernel: Kernel, jobs: &[(RowPlan, Frame)]) -> Vec<Tally> {
         let mut out = vec![None; jobs.len()];
         let mut ids = 0..jobs.len();
         count_stream(
@@ -235,7 +231,7 @@ mod tests {
 
     /// Every kernel this CPU has; those it lacks are named on stderr, never skipped
     /// silently.
-    fn kernels_here() -> Vec<KernelLevel> {
+    fn kernels_here() -> Vec<Kernel> {
         use std::io::Write;
         for missing in KernelLevel::ALL.iter().filter(|k| !k.is_available()) {
             // Past the harness's capture, so that the skip shows in the test run's output.
@@ -244,7 +240,7 @@ mod tests {
                 "SKIPPED kernel {missing}: not available on this CPU"
             );
         }
-        KernelLevel::available()
+        Kernel::available()
     }
 
     #[test]
@@ -456,7 +452,7 @@ mod tests {
     #[test]
     fn an_empty_stream_finishes_nothing() {
         count_stream(
-            KernelLevel::Portable,
+            Kernel::portable(),
             || None,
             |id, _| panic!("job {id} finished"),
             &|| false,

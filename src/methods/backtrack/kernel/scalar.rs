@@ -2,7 +2,7 @@
 //! portable and for AVX2/BMI2/POPCNT; it also takes the plans the vector kernels cannot.
 
 use crate::board::MAX_N;
-use crate::cpu::KernelLevel;
+use crate::cpu::Kernel;
 use crate::methods::backtrack::row_plan::{Frame, RowPlan, first_row, small_count};
 use crate::tally::Tally;
 
@@ -12,22 +12,22 @@ const POLL_EVERY: u32 = 1 << 14;
 
 /// Counts every completion of `start` on `plan` with the scalar search compiled for
 /// `kernel`'s level (the vector kernels need streams: one job runs the AVX2 scalar build).
-pub fn count_with(kernel: KernelLevel, plan: &RowPlan, start: &Frame) -> Tally {
+pub fn count_with(kernel: Kernel, plan: &RowPlan, start: &Frame) -> Tally {
     count_until(kernel, plan, start, &|| false).expect("never halted")
 }
 
 /// [`count_with`], abandoned (`None`) as soon as `halted` says so: it is asked every
 /// 16,384 rows backed up, so even a search of hours stops within microseconds.
 pub fn count_until(
-    kernel: KernelLevel,
+    kernel: Kernel,
     plan: &RowPlan,
     start: &Frame,
     halted: &dyn Fn() -> bool,
 ) -> Option<Tally> {
     match first_row(plan, start) {
         #[cfg(target_arch = "x86_64")]
-        Some(first) if kernel >= KernelLevel::Avx2 && KernelLevel::Avx2.is_available() => {
-            // SAFETY: the CPU has the AVX2 level's features (checked just above).
+        Some(first) if kernel.has_avx2() => {
+            // SAFETY: the kernel token proves the CPU has the AVX2 level's features.
             unsafe { search_scalar_avx2(plan, start, first, halted) }
         }
         Some(first) => search_scalar(plan, start, first, halted),
@@ -36,7 +36,7 @@ pub fn count_until(
 }
 /// Counts every completion of `start` on `plan` with the portable kernel alone.
 pub fn count_scalar(plan: &RowPlan, start: &Frame) -> Tally {
-    count_with(KernelLevel::Portable, plan, start)
+    count_with(Kernel::portable(), plan, start)
 }
 
 /// The portable search, iterative with an explicit stack, from a start with at least three
