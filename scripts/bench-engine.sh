@@ -6,13 +6,11 @@
 set -euo pipefail
 n=${1:-17}
 runs=${2:-3}
-root=$(cd "$(dirname "$0")/.." && pwd)
-cargo build --release --quiet --manifest-path "$root/Cargo.toml"
-nq=$root/target/release/nqueens
+# shellcheck source=scripts/common.sh
+source "$(dirname "$0")/common.sh"
+build_nqueens
 
 field() { sed "s/.*\"$1\":\([0-9.]*\).*/\1/"; }
-# shellcheck source=scripts/common.sh
-source "$root/scripts/common.sh"
 
 for t in 1 2; do
     for i in $(seq "$runs"); do "$nq" count "$n" --json --quiet --threads "$t" | field seconds; done \
@@ -23,7 +21,7 @@ printf 'N = %s: median %.3f s at 1 thread, %.3f s at 2 threads, efficiency (t1 /
     "$n" "$t1" "$t2" "$(echo "$t1 / $t2" | bc -l)"
 
 # The full backtracking tree at N = 16 makes 1,141,190,302 placements; mirror halving half.
-nodes16=$("$nq" count 16 --json --quiet | field nodes)
+nodes16=$("$nq" count 16 --method backtrack --json --quiet | field nodes)
 printf 'N = 16: %s nodes, %.3f of the mirror-halved tree (570,595,151)\n' \
     "$nodes16" "$(echo "$nodes16 / 570595151" | bc -l)"
 

@@ -9,9 +9,9 @@ shift || true
 specs=("$@")
 [ ${#specs[@]} -eq 0 ] && specs=(16:halves 17:halves 18:halves 19:halves 20:halves
                                   16:backtrack 17:backtrack 18:backtrack 19:backtrack)
-root=$(cd "$(dirname "$0")/.." && pwd)
-cargo build --release --quiet --manifest-path "$root/Cargo.toml"
-nq=$root/target/release/nqueens
+# shellcheck source=scripts/common.sh
+source "$(dirname "$0")/common.sh"
+build_nqueens
 field() { sed "s/.*\"$1\":\([0-9.e+-]*\).*/\1/"; }
 
 printf '%4s %10s %12s %12s %8s\n' N method "projected s" "counted s" error

@@ -8,9 +8,9 @@
 #   scripts/bench-find.sh [RUNS=3]
 set -euo pipefail
 runs=${1:-3}
-root=$(cd "$(dirname "$0")/.." && pwd)
-cargo build --release --quiet --manifest-path "$root/Cargo.toml"
-nq=$root/target/release/nqueens
+# shellcheck source=scripts/common.sh
+source "$(dirname "$0")/common.sh"
+build_nqueens
 for spec in "10000000 explicit" "1000000 min-conflicts"; do
     set -- $spec
     for i in $(seq "$runs"); do

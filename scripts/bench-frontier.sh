@@ -15,11 +15,9 @@
 # default the CPU's best).
 set -euo pipefail
 threads=${1:-2}
-root=$(cd "$(dirname "$0")/.." && pwd)
-cargo build --release --quiet --manifest-path "$root/Cargo.toml"
-nq=$root/target/release/nqueens
 # shellcheck source=scripts/common.sh
-source "$root/scripts/common.sh"
+source "$(dirname "$0")/common.sh"
+build_nqueens
 kernel=()
 [ -n "${KERNEL:-}" ] && kernel=(--kernel "$KERNEL")
 out=$(mktemp -d)

@@ -11,9 +11,9 @@ threads=${1:-2}
 shift || true
 specs=("$@")
 [ ${#specs[@]} -eq 0 ] && specs=(21:2000 22:20000 23:200000 25:2704156)
-root=$(cd "$(dirname "$0")/.." && pwd)
-cargo build --release --quiet --manifest-path "$root/Cargo.toml"
-nq=$root/target/release/nqueens
+# shellcheck source=scripts/common.sh
+source "$(dirname "$0")/common.sh"
+build_nqueens
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 

@@ -7,12 +7,11 @@
 set -euo pipefail
 n=${1:-8}
 runs=${2:-3}
-root=$(cd "$(dirname "$0")/.." && pwd)
-cargo build --release --quiet --manifest-path "$root/Cargo.toml"
-nq=$root/target/release/nqueens
+# shellcheck source=scripts/common.sh
+source "$(dirname "$0")/common.sh"
+build_nqueens
 cpus=$(nproc)
 max=$((128 * cpus)); [ "$max" -gt 1024 ] && max=1024
-median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
 echo "count $n on $cpus CPUs; the most threads accepted here: $max"
 printf '%8s %12s %12s\n' threads "median s" "peak MB"

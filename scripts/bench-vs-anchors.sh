@@ -17,11 +17,11 @@ set -euo pipefail
 [ $# -ge 1 ] || { sed -n '2,13p' "$0" >&2; exit 2; }
 anchors=$(cd "$1" && pwd); shift
 [ -d "$anchors/bin" ] && anchors=$anchors/bin   # the build folder itself will do too
-root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/common.sh
+source "$(dirname "$0")/common.sh"
 race=${RACE:-$root/../shared/anchors/race.sh}
 [ -x "$race" ] || [ -f "$race" ] || { echo "race.sh not found: $race (set RACE)" >&2; exit 2; }
-cargo build --release --quiet --manifest-path "$root/Cargo.toml"
-nq=$root/target/release/nqueens
+build_nqueens
 
 # One folder with the anchors and a wrapper per method, each printing the anchors' line.
 bin=$(mktemp -d)

@@ -9,15 +9,15 @@ set -euo pipefail
 n=${1:-17}
 pairs=${2:-3}
 threads=${3:-2}
-root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/common.sh
+source "$(dirname "$0")/common.sh"
 baseline_src=${BASELINE_SRC:-$root/../shared/baseline/refq.c}
 out=$root/bench-out
 mkdir -p "$out"
 
 [ -f "$baseline_src" ] || { echo "baseline source not found: $baseline_src (set BASELINE_SRC)" >&2; exit 2; }
 gcc -O3 -march=native -fopenmp -o "$out/refq" "$baseline_src"
-cargo build --release --quiet --manifest-path "$root/Cargo.toml"
-nq=$root/target/release/nqueens
+build_nqueens
 
 seconds() { # runs a command, prints its wall time in seconds
     local start end
@@ -26,7 +26,6 @@ seconds() { # runs a command, prints its wall time in seconds
     end=$(date +%s.%N)
     echo "$end - $start" | bc -l
 }
-median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
 expected=$("$out/refq" 3 1 >/dev/null; "$nq" count "$n" --json --quiet --threads "$threads" | sed 's/.*"total":\([0-9]*\).*/\1/')
 got=$("$out/refq" "$n" "$threads")

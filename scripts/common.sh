@@ -7,3 +7,10 @@ median() {
     if [ $# -gt 0 ]; then printf '%s\n' $*; else cat; fi \
         | sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'
 }
+
+# The project's root (set by sourcing), and the release binary built fresh: sets $nq.
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build_nqueens() {
+    cargo build --release --quiet --manifest-path "$root/Cargo.toml"
+    nq=$root/target/release/nqueens
+}

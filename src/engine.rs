@@ -14,7 +14,7 @@ use crate::board::MAX_N;
 use crate::cpu::{Kernel, KernelLevel};
 use crate::error::Error;
 use crate::methods::{MAX_SPLIT_DEPTH, Method, MethodChoice, Plan, Refusal, Sizing, auto_method};
-use crate::schedule::{PoolError, Scheduler};
+use crate::schedule::{Halts, PoolError, Scheduler};
 use crate::symmetry::fixed::{FixedSearches, GROUPS};
 use crate::symmetry::orbits::Orbits;
 use crate::tally::Tally;
@@ -244,7 +244,10 @@ impl Engine {
             plan.solver(),
             self.kernel,
             &todo,
-            [work.stop, work.close],
+            Halts {
+                stop: work.stop,
+                close: work.close,
+            },
             &|id, tally| {
                 if let Some(finished) = work.finished {
                     finished(id, tally);
@@ -294,9 +297,9 @@ impl Engine {
         let searches = FixedSearches::new(n);
         let ids: Vec<usize> = (0..searches.len()).collect();
         let mut by_group = [Tally::default(); GROUPS.len()];
-        for (id, tally) in self
-            .scheduler
-            .run(&searches, self.kernel, &ids, [None; 2], &|_, _| {})
+        for (id, tally) in
+            self.scheduler
+                .run(&searches, self.kernel, &ids, Halts::default(), &|_, _| {})
         {
             by_group[searches.group_of(id)] += tally;
         }

@@ -25,6 +25,16 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 /// accepts 128 threads per CPU up to this bound.
 pub const MAX_THREADS: usize = 1024;
 
+/// The two ways a run ends early: `stop` (a signal) abandons the sub-problems in hand,
+/// `close` (a sample's deadline) finishes them but hands out no more.
+#[derive(Clone, Copy, Default)]
+pub struct Halts<'a> {
+    /// Once set, no sub-problem is handed out and those in hand are abandoned.
+    pub stop: Option<&'a AtomicBool>,
+    /// Once set, no sub-problem is handed out; those in hand are finished.
+    pub close: Option<&'a AtomicBool>,
+}
+
 /// A method's worker loop: solves the sub-problem ids `next` hands out until it returns
 /// `None`, calling `done` with each id and its tally as it finishes (in any order). Each
 /// call is one worker: the scratch it needs is its own.
@@ -103,7 +113,7 @@ impl Scheduler {
         solver: &dyn Solver,
         kernel: Kernel,
         ids: &[usize],
-        [stop, close]: [Option<&AtomicBool>; 2],
+        Halts { stop, close }: Halts,
         finished: &(dyn Fn(usize, Tally) + Sync),
     ) -> Vec<(usize, Tally)> {
         let cursor = Cursor::new(ids.len());
@@ -190,10 +200,13 @@ mod tests {
             let scheduler = Scheduler::new(threads).unwrap();
             assert_eq!(scheduler.threads(), threads);
             let seen = std::sync::Mutex::new(Vec::new());
-            let mut got =
-                scheduler.run(&Identity, Kernel::portable(), &ids, [None; 2], &|id, _| {
-                    seen.lock().unwrap().push(id)
-                });
+            let mut got = scheduler.run(
+                &Identity,
+                Kernel::portable(),
+                &ids,
+                Halts::default(),
+                &|id, _| seen.lock().unwrap().push(id),
+            );
             got.sort_unstable_by_key(|&(id, _)| id);
             assert!(got.iter().all(|&(id, t)| t.solutions == id as u64));
             assert_eq!(got.iter().map(|&(id, _)| id).collect::<Vec<_>>(), ids);
@@ -211,7 +224,10 @@ mod tests {
             &Identity,
             Kernel::portable(),
             &[1, 2, 3],
-            [Some(&stop), None],
+            Halts {
+                stop: Some(&stop),
+                close: None,
+            },
             &|_, _| {},
         );
         assert!(got.is_empty());
@@ -247,7 +263,10 @@ mod tests {
             &ClosesAtOnce(&close),
             Kernel::portable(),
             &ids,
-            [None, Some(&close)],
+            Halts {
+                stop: None,
+                close: Some(&close),
+            },
             &|_, _| {},
         );
         assert!(!got.is_empty(), "the sub-problems in hand finished");
@@ -276,7 +295,7 @@ mod tests {
                 &Identity,
                 Kernel::portable(),
                 &[5, 6],
-                [None; 2],
+                Halts::default(),
                 &|_, _| {},
             );
             assert_eq!(got.len(), 2);

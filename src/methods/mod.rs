@@ -73,7 +73,7 @@ impl Method {
     pub fn boards(self) -> RangeInclusive<usize> {
         match self {
             Method::Backtrack => 1..=MAX_N,
-            Method::Halves => join::MIN_N..=join::MAX_N,
+            Method::Halves => join::SMALLEST_N..=join::LARGEST_N,
         }
     }
 

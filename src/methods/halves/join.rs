@@ -14,10 +14,10 @@ use crate::schedule::Solver;
 use crate::tally::Tally;
 
 /// The smallest board the join counts (smaller ones go to backtracking).
-pub const MIN_N: usize = 4;
+pub const SMALLEST_N: usize = 4;
 /// The largest board it counts, memory allowing: its quadrants are the largest the table
 /// holds.
-pub const MAX_N: usize = 2 * QuadrantTable::MAX_SIDE as usize;
+pub const LARGEST_N: usize = 2 * QuadrantTable::MAX_SIDE as usize;
 
 /// All the work of one count by halves, split into row sets.
 pub struct Join {
@@ -25,13 +25,13 @@ pub struct Join {
     pub n: usize,
     geometry: Geometry,
     table: QuadrantTable,
-    split: Split,
+    pieces: Pieces,
     /// East's half-boards from which an even row set is counted pin by pin (`inner`).
     pin_from: usize,
 }
 
 /// The sub-problems, by the board's parity.
-enum Split {
+enum Pieces {
     /// An even board's counted row sets (East's rows), in increasing order: sub-problem
     /// `i` is the `i`-th.
     RowSets(Vec<u32>),
@@ -42,7 +42,7 @@ enum Split {
 impl Join {
     /// Whether this build can count board `n` by halves, memory allowing.
     pub fn takes(n: usize) -> bool {
-        (MIN_N..=MAX_N).contains(&n)
+        (SMALLEST_N..=LARGEST_N).contains(&n)
     }
 
     /// Lists the row sets and makes the (unbuilt) table, if `n` is in range and the table
@@ -50,7 +50,7 @@ impl Join {
     /// of the row sets needs at most the slabs those touch (see `memory`), so a small
     /// shard of a large board fits where the whole table would not.
     pub fn new(n: usize, budget: Option<u64>, parts: usize) -> Result<Join, Refusal> {
-        if n > MAX_N {
+        if n > LARGEST_N {
             return Err(Refusal::Memory {
                 needed: Join::table_bytes(n),
                 budget: None,
@@ -60,8 +60,8 @@ impl Join {
             return Err(Refusal::BoardSize);
         }
         let geometry = Geometry::new(n);
-        let split = if geometry.is_cross() {
-            Split::Cross(Cross::new(&geometry))
+        let pieces = if geometry.is_cross() {
+            Pieces::Cross(Cross::new(&geometry))
         } else {
             let mut row_sets = Vec::new();
             for_each_subset(n as u32, geometry.side, |rows| {
@@ -69,13 +69,13 @@ impl Join {
                     row_sets.push(rows);
                 }
             });
-            Split::RowSets(row_sets)
+            Pieces::RowSets(row_sets)
         };
         let join = Join {
             n,
             geometry,
             table: QuadrantTable::new(geometry.side),
-            split,
+            pieces,
             pin_from: PIN_FROM,
         };
         let needed = Join::table_bytes_for(n, join.len(), parts);
@@ -87,9 +87,9 @@ impl Join {
 
     /// Sub-problems: counted row sets (an odd board's: see `cross`).
     pub fn len(&self) -> usize {
-        match &self.split {
-            Split::RowSets(row_sets) => row_sets.len(),
-            Split::Cross(cross) => cross.len(),
+        match &self.pieces {
+            Pieces::RowSets(row_sets) => row_sets.len(),
+            Pieces::Cross(cross) => cross.len(),
         }
     }
 
@@ -101,8 +101,8 @@ impl Join {
     /// The weight of sub-problem `id`: on an even board, 2 when its reverse is counted
     /// with it, else 1; an odd board's, see `cross`.
     pub fn weight(&self, id: usize) -> u32 {
-        match &self.split {
-            Split::RowSets(row_sets) => {
+        match &self.pieces {
+            Pieces::RowSets(row_sets) => {
                 let rows = row_sets[id];
                 if rows < reverse_rows(rows, self.n as u32) {
                     2
@@ -110,7 +110,7 @@ impl Join {
                     1
                 }
             }
-            Split::Cross(_) => 1,
+            Pieces::Cross(_) => 1,
         }
     }
 
@@ -128,9 +128,9 @@ impl Join {
 
     /// Bytes held by the shared table now.
     pub fn heap_bytes(&self) -> u64 {
-        let listed = match &self.split {
-            Split::RowSets(row_sets) => row_sets.len() as u64 * 4,
-            Split::Cross(cross) => cross.heap_bytes(),
+        let listed = match &self.pieces {
+            Pieces::RowSets(row_sets) => row_sets.len() as u64 * 4,
+            Pieces::Cross(cross) => cross.heap_bytes(),
         };
         self.table.heap_bytes() + listed
     }
@@ -199,9 +199,9 @@ impl Join {
         scratch: &mut Scratch,
         halted: &dyn Fn() -> bool,
     ) -> Option<Tally> {
-        match &self.split {
-            Split::RowSets(row_sets) => self.count_row_set(row_sets[id], scratch, halted),
-            Split::Cross(cross) => self.count_pins(cross.row_set(id), scratch, halted),
+        match &self.pieces {
+            Pieces::RowSets(row_sets) => self.count_row_set(row_sets[id], scratch, halted),
+            Pieces::Cross(cross) => self.count_pins(cross.row_set(id), scratch, halted),
         }
     }
 
@@ -426,7 +426,7 @@ pub(super) mod tests {
     #[test]
     fn totals_match_the_table_with_every_kernel() {
         for kernel in Kernel::available() {
-            for n in MIN_N..=12 {
+            for n in SMALLEST_N..=12 {
                 assert_eq!(
                     Some(total(n, kernel)),
                     known(n).map(|k| k.total),
@@ -442,7 +442,7 @@ pub(super) mod tests {
     #[test]
     fn a_row_set_counts_the_same_pin_by_pin_as_whole() {
         for kernel in Kernel::available() {
-            for n in (MIN_N..=16).step_by(2) {
+            for n in (SMALLEST_N..=16).step_by(2) {
                 let whole = Join::new(n, None, 1).unwrap();
                 let mut pinned = Join::new(n, None, 1).unwrap();
                 pinned.pin_from = 0;
@@ -508,7 +508,7 @@ pub(super) mod tests {
     /// whole and pin by pin (`inner`). (An odd board's: `cross`'s tests.)
     #[test]
     fn each_row_set_counts_what_the_symmetry_argument_says() {
-        for (n, pin_from) in (MIN_N..=10)
+        for (n, pin_from) in (SMALLEST_N..=10)
             .step_by(2)
             .flat_map(|n| [(n, PIN_FROM), (n, 0)])
         {
@@ -533,7 +533,7 @@ pub(super) mod tests {
                 };
                 *want.entry(rows).or_default() += weight;
             }
-            let Split::RowSets(row_sets) = &plan.split else {
+            let Pieces::RowSets(row_sets) = &plan.pieces else {
                 panic!("an even board's row sets");
             };
             let ids = row_sets.iter().copied().enumerate();

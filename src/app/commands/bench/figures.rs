@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 /// The largest board of a workload or the ladder: N = 18 takes seconds by the join and
 /// half a minute by backtracking on 2 cores; each step up costs about 8x.
-pub const MAX_N: usize = 18;
+pub const MAX_BENCH_N: usize = 18;
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct BenchReport {

@@ -1,7 +1,7 @@
 //! `nqueens bench --ladder`: the classic algorithms against the engine, each up to the
 //! board where its projected time passes the budget.
 
-use super::figures::MAX_N;
+use super::figures::MAX_BENCH_N;
 use crate::app::args::BenchArgs;
 use crate::app::args::choices::{KernelArg, MethodArg};
 use crate::app::args::engine::{EngineFlags, worded};
@@ -25,11 +25,11 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
         first: DEFAULT_LADDER_FIRST,
         last: DEFAULT_LADDER_LAST,
     });
-    if range.last > MAX_N {
+    if range.last > MAX_BENCH_N {
         return Err(Failure::refused(format!(
             "--n {} is out of range: the ladder runs N = 1 to {} (the engine counts each N, \
              and each step up costs it about 8x)",
-            range.last, MAX_N
+            range.last, MAX_BENCH_N
         )));
     }
     let mut out = std::io::stdout().lock();

@@ -15,7 +15,7 @@ use crate::app::report::{json_seconds, timed_count};
 use crate::app::signals::Stop;
 use crate::app::system::{available_cpus, describe, print_line};
 use export::{load_report, print_comparison, print_markdown, print_text};
-use figures::{BenchReport, MAX_N, ThreadResult};
+use figures::{BenchReport, MAX_BENCH_N, ThreadResult};
 use nqueens::verify::verdict;
 use nqueens::{Count, Options};
 
@@ -34,12 +34,12 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
             ));
         }
     };
-    if n > MAX_N {
+    if n > MAX_BENCH_N {
         return Err(Failure::refused(format!(
-            "--n {n} is out of range: a benchmark's workload is N = 1 to {MAX_N} (one count \
+            "--n {n} is out of range: a benchmark's workload is N = 1 to {MAX_BENCH_N} (one count \
              of N = {} takes minutes, and a benchmark makes several); time one larger \
              board with `nqueens count {n}`",
-            MAX_N + 1
+            MAX_BENCH_N + 1
         )));
     }
     let old = match &args.compare {

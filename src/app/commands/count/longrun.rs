@@ -86,7 +86,7 @@ pub fn covered(plan: &Plan, shard: Option<Shard>) -> Result<Vec<usize>, Failure>
 }
 
 /// What fixes the meaning of sub-problem ids: a checkpoint must match it to be resumed.
-pub struct Layout {
+pub struct Numbering {
     n: usize,
     method: String,
     depth: usize,
@@ -94,9 +94,9 @@ pub struct Layout {
     shard: Option<Shard>,
 }
 
-impl Layout {
-    pub fn of(plan: &Plan, shard: Option<Shard>) -> Layout {
-        Layout {
+impl Numbering {
+    pub fn of(plan: &Plan, shard: Option<Shard>) -> Numbering {
+        Numbering {
             n: plan.n(),
             method: plan.method().name().into(),
             depth: plan.depth(),
@@ -115,8 +115,8 @@ pub struct Saved {
     pub runs: Vec<Run>,
 }
 
-/// Reads a checkpoint for this layout, or refuses it (leaving it unchanged) with the reason.
-pub fn load_checkpoint(path: &Path, layout: &Layout) -> Result<Saved, Failure> {
+/// Reads a checkpoint for this numbering of sub-problems, or refuses it (leaving it unchanged) with the reason.
+pub fn load_checkpoint(path: &Path, numbering: &Numbering) -> Result<Saved, Failure> {
     let refuse = |why: String| {
         Failure::refused(format!(
             "checkpoint {}: {why}; it was left unchanged",
@@ -131,13 +131,13 @@ pub fn load_checkpoint(path: &Path, layout: &Layout) -> Result<Saved, Failure> {
             nqueens::words::shorten(&cp.format)
         )));
     }
-    let Layout {
+    let Numbering {
         n,
         ref method,
         depth,
         subproblems,
         shard,
-    } = *layout;
+    } = *numbering;
     if (cp.n, &cp.method, cp.split_depth, cp.subproblems) != (n, method, depth, subproblems) {
         return Err(refuse(format!(
             "it is for N = {} by {} at split depth {}, this run is N = {n} by {method} at \
@@ -183,7 +183,7 @@ fn records(done: &BTreeMap<usize, Tally>) -> Vec<Record> {
 /// this one last.
 pub fn write_checkpoint(
     path: &Path,
-    layout: &Layout,
+    numbering: &Numbering,
     done: &BTreeMap<usize, Tally>,
     seconds: f64,
     runs: Vec<Run>,
@@ -191,11 +191,11 @@ pub fn write_checkpoint(
     let cp = Checkpoint {
         format: CHECKPOINT_FORMAT.into(),
         version: VERSION.into(),
-        n: layout.n,
-        method: layout.method.clone(),
-        split_depth: layout.depth,
-        subproblems: layout.subproblems,
-        shard: layout.shard.map(|s| (s.index, s.count)),
+        n: numbering.n,
+        method: numbering.method.clone(),
+        split_depth: numbering.depth,
+        subproblems: numbering.subproblems,
+        shard: numbering.shard.map(|s| (s.index, s.count)),
         done: records(done),
         seconds,
         runs,
@@ -243,7 +243,7 @@ const WRITE_SHARE: u32 = 20;
 /// stderr at once and tried again at the next interval, and never ends the count.
 pub struct Checkpointer<'a> {
     pub path: &'a Path,
-    pub layout: &'a Layout,
+    pub numbering: &'a Numbering,
     pub every: Duration,
     /// Seconds spent by earlier runs.
     pub seconds_before: f64,
@@ -339,7 +339,7 @@ impl Checkpointer<'_> {
         let run = self.started.elapsed().as_secs_f64();
         write_checkpoint(
             self.path,
-            self.layout,
+            self.numbering,
             done,
             self.seconds_before + run,
             with_run(&self.runs_before, &self.this_run, run),

@@ -16,7 +16,8 @@ use crate::app::report::{Seconds, describe_runs, print_count, print_header};
 use crate::app::signals::Stop;
 use crate::app::system::{print_line, say};
 use longrun::{
-    Cadence, Checkpointer, Layout, Saved, Shard, load_checkpoint, shard_result, this_run, with_run,
+    Cadence, Checkpointer, Numbering, Saved, Shard, load_checkpoint, shard_result, this_run,
+    with_run,
 };
 use mpi_ranks::Ranks;
 use nqueens::records::{Checksummed, Run};
@@ -102,15 +103,15 @@ fn count(args: &CountArgs, ranks: Option<&Ranks>) -> Result<(), Failure> {
             warn_if_long_plan(&engine, &plan, &bar, &stop);
         }
         let covered = longrun::covered(&plan, shard)?;
-        let layout = Layout::of(&plan, shard);
+        let numbering = Numbering::of(&plan, shard);
         let saved = match &args.checkpoint {
-            Some(path) if keeps_files && path.exists() => load_checkpoint(path, &layout)?,
+            Some(path) if keeps_files && path.exists() => load_checkpoint(path, &numbering)?,
             _ => Saved::default(),
         };
-        let part = Part {
+        let part = Share {
             plan: &plan,
             covered: &covered,
-            layout: &layout,
+            numbering: &numbering,
             started,
             bar,
         };
@@ -241,10 +242,10 @@ impl Ran {
 }
 
 /// The part of a count this run covers, and when its preparation began.
-struct Part<'a> {
+struct Share<'a> {
     plan: &'a Plan,
     covered: &'a [usize],
-    layout: &'a Layout,
+    numbering: &'a Numbering,
     started: Instant,
     /// The progress bar, up since the preparation began.
     bar: Bar,
@@ -253,21 +254,21 @@ struct Part<'a> {
 /// Runs the sub-problems not yet saved on this machine's threads, with the progress bar
 /// and (with `--checkpoint`) the checkpoint writer attached; the checkpoint is written
 /// once more at the end, finished or stopped.
-fn run_here(engine: &Engine, part: Part, saved: Saved, args: &CountArgs, stop: &Stop) -> Ran {
-    let Part {
+fn run_here(engine: &Engine, part: Share, saved: Saved, args: &CountArgs, stop: &Stop) -> Ran {
+    let Share {
         plan,
         covered,
-        layout,
+        numbering,
         started,
         bar,
     } = part;
-    let sink = Sink {
+    let sink = BarProgress {
         bar,
         already: saved.done.len() as u64,
     };
     let fresh = Mutex::new(Vec::new());
     let me = this_run(engine, 1);
-    let checkpointer = checkpointer(args, layout, &saved, &me, started);
+    let checkpointer = checkpointer(args, numbering, &saved, &me, started);
     let finished = AtomicBool::new(false);
     let results = std::thread::scope(|scope| {
         if let Some(writer) = &checkpointer {
@@ -299,14 +300,14 @@ fn run_here(engine: &Engine, part: Part, saved: Saved, args: &CountArgs, stop: &
 /// ones.
 fn checkpointer<'a>(
     args: &'a CountArgs,
-    layout: &'a Layout,
+    numbering: &'a Numbering,
     saved: &Saved,
     me: &Run,
     started: Instant,
 ) -> Option<Checkpointer<'a>> {
     args.checkpoint.as_deref().map(|path| Checkpointer {
         path,
-        layout,
+        numbering,
         every: args.checkpoint_every,
         seconds_before: saved.seconds,
         runs_before: saved.runs.clone(),
@@ -348,20 +349,20 @@ fn finish_run(
 fn run_on_mpi(
     engine: &Engine,
     ranks: &Ranks,
-    part: Part,
+    part: Share,
     saved: Saved,
     args: &CountArgs,
     stop: &Stop,
 ) -> Result<Ran, Failure> {
-    let Part {
+    let Share {
         plan,
         covered,
-        layout,
+        numbering,
         started,
         ..
     } = part;
     let me = this_run(engine, ranks.size());
-    let checkpointer = checkpointer(args, layout, &saved, &me, started);
+    let checkpointer = checkpointer(args, numbering, &saved, &me, started);
     let todo: Vec<usize> = covered
         .iter()
         .copied()
@@ -464,12 +465,12 @@ fn report_shard(
 }
 
 /// Progress for a run: the bar, starting from the work already saved.
-struct Sink {
+struct BarProgress {
     bar: Bar,
     already: u64,
 }
 
-impl Progress for Sink {
+impl Progress for BarProgress {
     fn begin(&self, subproblems: u64, work: f64) {
         self.bar.begin(self.already + subproblems, work);
         // The sub-problems saved before count on the bar, not in this run's work.

@@ -175,7 +175,7 @@ pub(super) struct Window(__m256i);
 const WINDOW_STACK: usize = 4 * MAX_N;
 
 /// 32-bit lane-wise operations on one register, for [`Window`].
-mod words {
+mod lanes32 {
     #![allow(unsafe_op_in_unsafe_fn)]
     use std::arch::x86_64::{
         __m256i, _mm_cvtsi32_si128, _mm256_add_epi32, _mm256_and_si256, _mm256_andnot_si256,
@@ -246,7 +246,7 @@ impl Lanes for Window {
     #[inline(always)]
     unsafe fn lanes_of(lane_bits: Self, squares: u32) -> u32 {
         let hit = _mm256_and_si256(lane_bits.0, _mm256_set1_epi32(squares as i32));
-        !words::bits(words::is_zero(hit)) & 0xFF
+        !lanes32::bits(lanes32::is_zero(hit)) & 0xFF
     }
 
     #[inline(always)]
@@ -282,12 +282,12 @@ impl Lanes for Window {
 
     #[inline(always)]
     unsafe fn shl(a: Self, shift: u32) -> Self {
-        Window(words::shl(a.0, shift))
+        Window(lanes32::shl(a.0, shift))
     }
 
     #[inline(always)]
     unsafe fn shr(a: Self, shift: u32) -> Self {
-        Window(words::shr(a.0, shift))
+        Window(lanes32::shr(a.0, shift))
     }
 
     #[inline(always)]
@@ -303,23 +303,23 @@ impl Lanes for Window {
 
     #[inline(always)]
     unsafe fn dead_squares(x: Self, shift: u32) -> Self {
-        Window(words::dead_squares(x.0, shift))
+        Window(lanes32::dead_squares(x.0, shift))
     }
 
     #[inline(always)]
     unsafe fn dead_squares_upto_two(x: Self, shift: u32) -> Self {
-        Window(words::dead_squares_upto_two(x.0, shift))
+        Window(lanes32::dead_squares_upto_two(x.0, shift))
     }
 
     #[inline(always)]
     unsafe fn nonzero(a: Self, lanes: u32) -> u32 {
-        !words::bits(words::is_zero(a.0)) & lanes & 0xFF
+        !lanes32::bits(lanes32::is_zero(a.0)) & lanes & 0xFF
     }
 
     #[inline(always)]
     unsafe fn ones_and_twos(a: Self, lanes: u32) -> u64 {
         let any = Self::nonzero(a, lanes);
-        let two = Self::nonzero(Window(words::without_lowest(a.0)), any);
+        let two = Self::nonzero(Window(lanes32::without_lowest(a.0)), any);
         u64::from(any.count_ones() + two.count_ones())
     }
 }

@@ -55,8 +55,10 @@ pub(super) struct Job<'a> {
 
 /// A part of a sub-problem.
 pub(super) enum Part<'a> {
-    /// A search for the lanes of one width: 0 narrow, 1 wide.
-    Lanes(usize, Job<'a>),
+    /// A search for the narrow lanes.
+    Narrow(Job<'a>),
+    /// A search for the wide lanes.
+    Wide(Job<'a>),
     /// Fewer than three free rows left, or no lanes fit: the scalar search counts it.
     Scalar(&'a RowPlan, Frame),
 }
@@ -79,7 +81,7 @@ pub(super) fn cut<'a>(
         return 0;
     };
     if let Some(job) = narrow_job(plan, start, first, narrow) {
-        emit(Part::Lanes(0, job));
+        emit(Part::Narrow(job));
         return 0;
     }
     cut_below(plan, start, first, 0, [narrow, wide], emit)
@@ -140,7 +142,7 @@ fn cut_below<'a>(
         };
         if let Some(job) = narrow_job(plan, next, next_first, narrow) {
             nodes += 1;
-            emit(Part::Lanes(0, job));
+            emit(Part::Narrow(job));
         } else if last_cut {
             left_wide |= bit;
         } else {
@@ -159,7 +161,7 @@ fn cut_below<'a>(
                     open,
                     offset,
                 };
-                emit(Part::Lanes(1, job));
+                emit(Part::Wide(job));
             }
             None => emit(Part::Scalar(plan, start)),
         }

@@ -339,6 +339,12 @@ unsafe fn turn<'a, X: Lanes, const S: usize>(
     working
 }
 
+/// The queue (and walks) of the narrow lanes `V`, and of the wide ones `W`, in
+/// [`count_stream`]'s pairs.
+const NARROW: usize = 0;
+/// See [`NARROW`].
+const WIDE: usize = 1;
+
 /// Counts every job `next_job` hands out, calling `done` with each one's id and tally as
 /// it finishes. A job is cut into parts ([`cut`]): those whose open columns fit the lanes
 /// of `V` run on up to [`WALKS`] walks of `V` (stacks of `SV` entries), the others on
@@ -377,8 +383,12 @@ pub(super) unsafe fn count_stream<'a, V: Lanes, W: Lanes, const SV: usize, const
             };
             let (mut count, mut tally) = (0, Tally::default());
             let cut_nodes = cut(plan, start, [V::fit, W::fit], &mut |part| match part {
-                Part::Lanes(fits, job) => {
-                    queues[fits].push_back((id, job));
+                Part::Narrow(job) => {
+                    queues[NARROW].push_back((id, job));
+                    count += 1;
+                }
+                Part::Wide(job) => {
+                    queues[WIDE].push_back((id, job));
                     count += 1;
                 }
                 Part::Scalar(plan, frame) if !abandoned.get() => {
@@ -400,7 +410,7 @@ pub(super) unsafe fn count_stream<'a, V: Lanes, W: Lanes, const SV: usize, const
         }
     };
     let mut refill = refill;
-    refill(&mut queues, 0);
+    refill(&mut queues, NARROW);
     // SAFETY: the caller keeps this function's contract: the CPU has `V`'s features.
     unsafe {
         let mut narrow: [Walk<V, SV>; WALKS] = std::array::from_fn(|_| Walk::idle());
@@ -419,23 +429,28 @@ pub(super) unsafe fn count_stream<'a, V: Lanes, W: Lanes, const SV: usize, const
             // Only the narrow walks pull new jobs; wide parts wait in their queue. Idle
             // narrow walks that could get none (the wide queue is full) are not turned:
             // asking cost 11% of the time at N = 19 on AVX2.
-            let narrow_may_start = !queues[0].is_empty()
-                || !exhausted.get() && queues[1].len() < WALKS
-                || ids[0].iter().any(Option::is_some);
+            let narrow_may_start = !queues[NARROW].is_empty()
+                || !exhausted.get() && queues[WIDE].len() < WALKS
+                || ids[NARROW].iter().any(Option::is_some);
             if narrow_working > 0 || narrow_may_start {
                 narrow_working = turn(
                     &mut narrow,
-                    &mut ids[0],
+                    &mut ids[NARROW],
                     || {
-                        refill(&mut queues, 0);
-                        queues[0].pop_front()
+                        refill(&mut queues, NARROW);
+                        queues[NARROW].pop_front()
                     },
                     &part_done,
                 );
             }
             // Most counts have no wide part at all: then the wide walks cost one check.
-            if wide_working > 0 || !queues[1].is_empty() {
-                wide_working = turn(&mut wide, &mut ids[1], || queues[1].pop_front(), &part_done);
+            if wide_working > 0 || !queues[WIDE].is_empty() {
+                wide_working = turn(
+                    &mut wide,
+                    &mut ids[WIDE],
+                    || queues[WIDE].pop_front(),
+                    &part_done,
+                );
             }
             if narrow_working + wide_working == 0 || abandoned.get() {
                 return;

@@ -155,16 +155,21 @@ mod tests {
         assert_eq!(by_kernel, all);
     }
 
-    /// A random plan: random free rows (with gaps), random blocked squares, and starts
-    /// at random depths, from a small xorshift generator so failures replay.
-    fn random_jobs(seed: u64, count: usize) -> Vec<(RowPlan, Frame)> {
-        let mut state = seed | 1;
-        let mut next = move |below: u64| {
+    /// Draws below a bound from a small xorshift generator seeded with `state` (non-zero),
+    /// so that a failure replays.
+    fn below(mut state: u64) -> impl FnMut(u64) -> u64 {
+        move |bound| {
             state ^= state << 13;
             state ^= state >> 7;
             state ^= state << 17;
-            state % below
-        };
+            state % bound
+        }
+    }
+
+    /// A random plan: random free rows (with gaps), random blocked squares, and starts
+    /// at random depths, from a small xorshift generator so failures replay.
+    fn random_jobs(seed: u64, count: usize) -> Vec<(RowPlan, Frame)> {
+        let mut next = below(seed | 1);
         (0..count)
             .map(|_| {
                 // Up to 32 columns but at most 10 free rows, each with an open column
@@ -262,13 +267,7 @@ mod tests {
         // Open boards of 17 to 32 columns, started a few rows above the end from queens
         // picked at random among the accepted ones: wider than the narrow lanes of either
         // vector kernel, with rows whose candidates spread over more than one window.
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move |below: u64| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state % below
-        };
+        let mut next = below(0x9E37_79B9_7F4A_7C15);
         let mut jobs = Vec::new();
         for n in 17..=32 {
             let plan = open_board(n);
@@ -347,7 +346,7 @@ mod tests {
         // Open boards of 17 to 20 columns with a few queens placed (random accepted
         // ones), so that twelve rows or so are left: each search is cut into parts, some
         // folded into narrow lanes, some left wide, some too short to cut.
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = below(0x2545_F491_4F6C_DD1D);
         let mut jobs = Vec::new();
         for n in 17..=20 {
             let plan = open_board(n);
@@ -356,11 +355,8 @@ mod tests {
                     let mut frame = Frame::default();
                     while frame.depth + left < n {
                         let free = plan.free_squares(&frame);
-                        state ^= state << 13;
-                        state ^= state >> 7;
-                        state ^= state << 17;
                         let mut rest = free;
-                        for _ in 0..state % u64::from(free.count_ones().max(1)) {
+                        for _ in 0..next(u64::from(free.count_ones().max(1))) {
                             rest &= rest - 1;
                         }
                         match plan.step(&frame, rest & rest.wrapping_neg()) {
