@@ -29,101 +29,95 @@ pub struct Projection {
     pub sampled: usize,
 }
 
-impl Engine {
-    /// Projects the count of `plan`, spending about `budget` seconds on the sample, on a
-    /// machine with `cpus` CPUs: the sample runs on the engine's threads here, and the
-    /// projection is for as many threads each as fast as one of this machine's CPUs (so
-    /// `--threads 64` on a 2-CPU machine projects a 64-core node like this one).
-    ///
-    /// Once `stop` is set the sample ends at once (it hands out no further sub-problem),
-    /// and the projection is made from what was sampled.
-    pub fn project(
-        &self,
-        plan: &Plan,
-        budget: f64,
-        cpus: usize,
-        stop: Option<&AtomicBool>,
-    ) -> Projection {
-        let order = shuffled(plan.len(), plan.n());
-        let busy = self.threads().min(cpus.max(1)) as f64;
-        let speed_up = self.threads() as f64 / busy;
-        let sampler = EngineSampler {
-            engine: self,
-            plan,
-            stop,
+/// Projects the count of `plan` by `engine`, spending about `budget` seconds on the sample, on a
+/// machine with `cpus` CPUs: the sample runs on the engine's threads here, and the
+/// projection is for as many threads each as fast as one of this machine's CPUs (so
+/// `--threads 64` on a 2-CPU machine projects a 64-core node like this one).
+///
+/// Once `stop` is set the sample ends at once (it hands out no further sub-problem),
+/// and the projection is made from what was sampled.
+pub fn project(
+    engine: &Engine,
+    plan: &Plan,
+    budget: f64,
+    cpus: usize,
+    stop: Option<&AtomicBool>,
+) -> Projection {
+    let order = shuffled(plan.len(), plan.n());
+    let busy = engine.threads().min(cpus.max(1)) as f64;
+    let speed_up = engine.threads() as f64 / busy;
+    let sampler = EngineSampler { engine, plan, stop };
+    let (seconds, sampled) = plan.projected_seconds(&order, budget, &sampler);
+    Projection {
+        method: plan.method(),
+        subproblems: plan.len(),
+        seconds: seconds / speed_up,
+        memory_bytes: plan.memory_for_part(engine.threads(), 1),
+        sampled,
+    }
+}
+
+/// Nodes per second on this engine's threads, counting a board small enough to take
+/// about `budget` seconds at most.
+fn node_rate(engine: &Engine, n: usize, budget: f64, stop: Option<&AtomicBool>) -> f64 {
+    let mut rate = 0.0;
+    for board in 12..=n.min(16) {
+        let Ok(plan) = engine.prepare_by(Method::Backtrack, board, 1) else {
+            break;
         };
-        let (seconds, sampled) = plan.projected_seconds(&order, budget, &sampler);
-        Projection {
-            method: plan.method(),
-            subproblems: plan.len(),
-            seconds: seconds / speed_up,
-            memory_bytes: plan.memory_for_part(self.threads(), 1),
-            sampled,
+        let ids: Vec<usize> = (0..plan.len()).collect();
+        let (done, seconds) = run_for(engine, &plan, &ids, budget, &|| false, stop);
+        let nodes: u64 = done.iter().map(|(_, t)| t.nodes).sum();
+        rate = nodes as f64 / seconds.max(1e-9);
+        // The next board takes about 8x as long.
+        if seconds * 8.0 > budget {
+            break;
         }
     }
+    rate.max(1.0)
+}
 
-    /// Nodes per second on this engine's threads, counting a board small enough to take
-    /// about `budget` seconds at most.
-    fn node_rate(&self, n: usize, budget: f64, stop: Option<&AtomicBool>) -> f64 {
-        let mut rate = 0.0;
-        for board in 12..=n.min(16) {
-            let Ok(plan) = self.prepare_by(Method::Backtrack, board, 1) else {
-                break;
-            };
-            let ids: Vec<usize> = (0..plan.len()).collect();
-            let (done, seconds) = self.run_for(&plan, &ids, budget, &|| false, stop);
-            let nodes: u64 = done.iter().map(|(_, t)| t.nodes).sum();
-            rate = nodes as f64 / seconds.max(1e-9);
-            // The next board takes about 8x as long.
-            if seconds * 8.0 > budget {
-                break;
-            }
-        }
-        rate.max(1.0)
-    }
-
-    /// Runs the sub-problems `ids` of `plan`, handing out none after `seconds` or once
-    /// `full` says so (those in hand are finished, so a sample is of whole sub-problems)
-    /// and abandoning the run once `stop` is set; returns those that finished and the
-    /// seconds it took.
-    fn run_for(
-        &self,
-        plan: &Plan,
-        ids: &[usize],
-        seconds: f64,
-        full: &(dyn Fn() -> bool + Sync),
-        stop: Option<&AtomicBool>,
-    ) -> (Vec<(usize, Tally)>, f64) {
-        let (close, over) = (AtomicBool::new(false), AtomicBool::new(false));
-        let finished = AtomicUsize::new(0);
-        let started = Instant::now();
-        let done = std::thread::scope(|scope| {
-            scope.spawn(|| {
-                while !over.load(Ordering::Relaxed) {
-                    // A full sample still has one sub-problem, to project from.
-                    let has_one = finished.load(Ordering::Relaxed) > 0;
-                    if started.elapsed().as_secs_f64() > seconds || has_one && full() {
-                        close.store(true, Ordering::Relaxed);
-                        return;
-                    }
-                    std::thread::sleep(Duration::from_millis(5));
+/// Runs the sub-problems `ids` of `plan`, handing out none after `seconds` or once
+/// `full` says so (those in hand are finished, so a sample is of whole sub-problems)
+/// and abandoning the run once `stop` is set; returns those that finished and the
+/// seconds it took.
+fn run_for(
+    engine: &Engine,
+    plan: &Plan,
+    ids: &[usize],
+    seconds: f64,
+    full: &(dyn Fn() -> bool + Sync),
+    stop: Option<&AtomicBool>,
+) -> (Vec<(usize, Tally)>, f64) {
+    let (close, over) = (AtomicBool::new(false), AtomicBool::new(false));
+    let finished = AtomicUsize::new(0);
+    let started = Instant::now();
+    let done = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !over.load(Ordering::Relaxed) {
+                // A full sample still has one sub-problem, to project from.
+                let has_one = finished.load(Ordering::Relaxed) > 0;
+                if started.elapsed().as_secs_f64() > seconds || has_one && full() {
+                    close.store(true, Ordering::Relaxed);
+                    return;
                 }
-            });
-            let work = Work {
-                only: Some(ids),
-                stop,
-                close: Some(&close),
-                finished: Some(&|_, _| {
-                    finished.fetch_add(1, Ordering::Relaxed);
-                }),
-                ..Work::default()
-            };
-            let done = self.run(plan, &work, &NoProgress);
-            over.store(true, Ordering::Relaxed);
-            done
+                std::thread::sleep(Duration::from_millis(5));
+            }
         });
-        (done, started.elapsed().as_secs_f64())
-    }
+        let work = Work {
+            only: Some(ids),
+            stop,
+            close: Some(&close),
+            finished: Some(&|_, _| {
+                finished.fetch_add(1, Ordering::Relaxed);
+            }),
+            ..Work::default()
+        };
+        let done = engine.run(plan, &work, &NoProgress);
+        over.store(true, Ordering::Relaxed);
+        done
+    });
+    (done, started.elapsed().as_secs_f64())
 }
 
 /// The engine's threads lent to a plan's sample.
@@ -148,12 +142,11 @@ impl Sampler for EngineSampler<'_> {
         seconds: f64,
         full: &(dyn Fn() -> bool + Sync),
     ) -> (Vec<(usize, Tally)>, f64) {
-        self.engine
-            .run_for(self.plan, ids, seconds, full, self.stop)
+        run_for(self.engine, self.plan, ids, seconds, full, self.stop)
     }
 
     fn node_rate(&self, seconds: f64) -> f64 {
-        self.engine.node_rate(self.plan.n(), seconds, self.stop)
+        node_rate(self.engine, self.plan.n(), seconds, self.stop)
     }
 
     fn stop(&self) -> Option<&AtomicBool> {

@@ -147,7 +147,7 @@ fn a_board_whose_tables_cannot_fit_is_refused_before_the_work() {
 
 #[test]
 fn auto_is_a_function_of_the_board_and_the_budget_alone() {
-    let table = nqueens::methods::halves::join::Join::table_bytes(16);
+    let table = Method::Halves.table_bytes(16);
     assert_eq!(auto_method(16, Some(table), 0), Method::Halves);
     assert_eq!(auto_method(16, Some(table - 1), 0), Method::Backtrack);
     // Each worker's buffers come out of the same budget.

@@ -90,7 +90,16 @@ impl Method {
     pub fn worker_bytes(self, n: usize) -> u64 {
         match self {
             Method::Backtrack => 0,
-            Method::Halves => Join::worker_bytes(n),
+            Method::Halves => halves::memory::worker_bytes(n),
+        }
+    }
+
+    /// Bytes of the tables a whole count of board `n` builds (the join's quadrant table;
+    /// backtracking has none).
+    pub fn table_bytes(self, n: usize) -> u64 {
+        match self {
+            Method::Backtrack => 0,
+            Method::Halves => halves::memory::table_bytes(n),
         }
     }
 
@@ -134,8 +143,9 @@ pub const HALVES_FROM: usize = 10;
 /// its table fits beside its workers' buffers, else backtracking. A pure function of its
 /// arguments, so every run given the same budget picks the same method.
 pub fn auto_method(n: usize, budget: Option<u64>, workers: usize) -> Method {
-    let buffers = (workers as u64).saturating_mul(Join::worker_bytes(n));
-    let fits = budget.is_none_or(|budget| Join::table_bytes(n) <= budget.saturating_sub(buffers));
+    let buffers = (workers as u64).saturating_mul(Method::Halves.worker_bytes(n));
+    let fits =
+        budget.is_none_or(|budget| Method::Halves.table_bytes(n) <= budget.saturating_sub(buffers));
     if n >= HALVES_FROM && Join::takes(n) && fits {
         Method::Halves
     } else {
@@ -206,7 +216,7 @@ impl Plan {
     pub fn memory_for_part(&self, workers: usize, parts: usize) -> u64 {
         match &self.kind {
             Kind::Backtrack(split) => split.heap_bytes(),
-            Kind::Halves(join) => join.memory_need_for_part(workers, parts),
+            Kind::Halves(join) => halves::memory::need_for_part(join.n, join.len(), workers, parts),
         }
     }
 

@@ -57,7 +57,7 @@ pub fn run(args: &EstimateArgs) -> Result<(), Failure> {
             plan.len()
         )));
     }
-    let p = engine.project(&plan, args.seconds, available_cpus(), None);
+    let p = nqueens::estimate::project(&engine, &plan, args.seconds, available_cpus(), None);
     let per_shard = p.seconds / args.shards as f64;
     let shard_memory = plan.memory_for_part(engine.threads(), args.shards as usize);
     let mut out = std::io::stdout().lock();

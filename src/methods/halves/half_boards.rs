@@ -7,68 +7,6 @@ use super::piece_pairs::{Classes, FILLER, North, RUN, South, pair_all};
 use super::quadrants::QuadrantTable;
 use crate::cpu::Kernel;
 
-impl Geometry {
-    /// Appends the key of every half-board of `half` on these rows (bit `r` for board
-    /// row `r`) that takes none of its blocked diagonals. On an even board, East (`out`
-    /// of one) keeps those with no queen on a long diagonal, and West (`out` of three)
-    /// sorts them by class, the number of long diagonals they hold (the main one's queen
-    /// stands in the north quadrant, the anti-diagonal's in the south, so each piece tells
-    /// its part), class 0 only when `keep_plain`. On an odd board both keep all (`out` of
-    /// one).
-    #[inline(always)]
-    pub(super) fn collect_half_boards(
-        &self,
-        table: &QuadrantTable,
-        half: Half,
-        rows: u32,
-        keep_plain: bool,
-        scratch: &mut HalfScratch,
-        out: &mut [Vec<u64>],
-    ) {
-        let north_rows = rows & ((1 << self.side) - 1);
-        let south_rows = rows >> self.south_row;
-        let k = north_rows.count_ones();
-        let (unwanted, classes) = if self.is_cross() {
-            (0, Classes::One)
-        } else if half.east {
-            // East drops its north pieces on a long diagonal; West sorts them by class.
-            (self.long_diagonals(), Classes::One)
-        } else {
-            let (main, anti) = (self.main_diagonal(), self.anti_diagonal());
-            let classes = Classes::Three {
-                main,
-                anti,
-                keep_plain,
-            };
-            (0, classes)
-        };
-        let kernel = scratch.kernel;
-        let south_cache = &mut scratch.south[usize::from(half.east)];
-        if south_cache.holds != Some(south_rows) {
-            south_cache.fill(self, table, half.east, south_rows);
-        }
-        let north_shape = self.key_shape(0, half.column);
-        let north_slab = table.slab(north_rows);
-        for_each_subset_of(half.columns, k, |columns| {
-            let (from, to) = south_cache.ranges[(half.columns ^ columns) as usize];
-            let (from, to) = (from as usize, to as usize);
-            let north = North {
-                pieces: north_slab.pieces(columns),
-                shape: north_shape,
-                south_row: self.south_row,
-                unwanted,
-                blocked: half.blocked[0],
-                south_blocked: half.blocked[1],
-            };
-            let south = South {
-                diagonals: &south_cache.diagonals[from..to],
-                keys: &south_cache.keys[from..to],
-            };
-            pair_all(kernel, north, south, classes, out);
-        });
-    }
-}
-
 /// One thread's buffers for building half-boards: per half, the south pieces of every
 /// column set, ready to pair; and the kernel that pairs them.
 pub(super) struct HalfScratch {
@@ -82,6 +20,66 @@ impl HalfScratch {
             kernel,
             south: Default::default(),
         }
+    }
+
+    /// Appends the key of every half-board of `half` on these rows (bit `r` for board
+    /// row `r`) that takes none of its blocked diagonals. On an even board, East (`out`
+    /// of one) keeps those with no queen on a long diagonal, and West (`out` of three)
+    /// sorts them by class, the number of long diagonals they hold (the main one's queen
+    /// stands in the north quadrant, the anti-diagonal's in the south, so each piece tells
+    /// its part), class 0 only when `keep_plain`. On an odd board both keep all (`out` of
+    /// one).
+    #[inline(always)]
+    pub(super) fn collect(
+        &mut self,
+        g: &Geometry,
+        table: &QuadrantTable,
+        half: Half,
+        rows: u32,
+        keep_plain: bool,
+        out: &mut [Vec<u64>],
+    ) {
+        let north_rows = rows & ((1 << g.side) - 1);
+        let south_rows = rows >> g.south_row;
+        let k = north_rows.count_ones();
+        let (unwanted, classes) = if g.is_cross() {
+            (0, Classes::One)
+        } else if half.east {
+            // East drops its north pieces on a long diagonal; West sorts them by class.
+            (g.long_diagonals(), Classes::One)
+        } else {
+            let (main, anti) = (g.main_diagonal(), g.anti_diagonal());
+            let classes = Classes::Three {
+                main,
+                anti,
+                keep_plain,
+            };
+            (0, classes)
+        };
+        let kernel = self.kernel;
+        let south_cache = &mut self.south[usize::from(half.east)];
+        if south_cache.holds != Some(south_rows) {
+            south_cache.fill(g, table, half.east, south_rows);
+        }
+        let north_shape = g.key_shape(0, half.column);
+        let north_slab = table.slab(north_rows);
+        for_each_subset_of(half.columns, k, |columns| {
+            let (from, to) = south_cache.ranges[(half.columns ^ columns) as usize];
+            let (from, to) = (from as usize, to as usize);
+            let north = North {
+                pieces: north_slab.pieces(columns),
+                shape: north_shape,
+                south_row: g.south_row,
+                unwanted,
+                blocked: half.blocked[0],
+                south_blocked: half.blocked[1],
+            };
+            let south = South {
+                diagonals: &south_cache.diagonals[from..to],
+                keys: &south_cache.keys[from..to],
+            };
+            pair_all(kernel, north, south, classes, out);
+        });
     }
 }
 

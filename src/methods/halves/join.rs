@@ -6,6 +6,7 @@ use super::cuts;
 use super::geometry::{Geometry, for_each_subset, reverse_rows};
 use super::half_boards::HalfScratch;
 use super::inner::{InnerPin, PIN_FROM, inner_pins};
+use super::memory;
 use super::pairs::PairCounter;
 use super::quadrants::QuadrantTable;
 use crate::cpu::{Kernel, KernelLevel};
@@ -52,7 +53,7 @@ impl Join {
     pub fn new(n: usize, budget: Option<u64>, parts: usize) -> Result<Join, Refusal> {
         if n > LARGEST_N {
             return Err(Refusal::Memory {
-                needed: Join::table_bytes(n),
+                needed: memory::table_bytes(n),
                 budget: None,
             });
         }
@@ -78,7 +79,7 @@ impl Join {
             pieces,
             pin_from: PIN_FROM,
         };
-        let needed = Join::table_bytes_for(n, join.len(), parts);
+        let needed = memory::table_bytes_for(n, join.len(), parts);
         if budget.is_some_and(|budget| needed > budget) {
             return Err(Refusal::Memory { needed, budget });
         }
@@ -220,7 +221,9 @@ impl Join {
         patterns.clear();
         let east = g.half(true);
         let out = std::slice::from_mut(patterns);
-        g.collect_half_boards(&self.table, east, east_rows, true, &mut scratch.half, out);
+        scratch
+            .half
+            .collect(g, &self.table, east, east_rows, true, out);
         let mut nodes = patterns.len() as u64;
         if patterns.is_empty() {
             return Some(Tally {
@@ -268,12 +271,12 @@ impl Join {
             classes.iter_mut().for_each(Vec::clear);
             // Class 0 only where it counts; a pin on a long diagonal makes it class 1.
             let keep_plain = part.class > 0 || weights[0] > 0;
-            g.collect_half_boards(
+            half.collect(
+                g,
                 &self.table,
                 part.west,
                 part.west_rows,
                 keep_plain,
-                half,
                 classes,
             );
             let built = classes.iter().map(|c| c.len() as u64).sum::<u64>();
@@ -323,7 +326,7 @@ impl Join {
             if east_built_for != Some(pin.east.blocked) {
                 east.clear();
                 let out = std::slice::from_mut(&mut *east);
-                g.collect_half_boards(&self.table, pin.east, east_rows, true, half, out);
+                half.collect(g, &self.table, pin.east, east_rows, true, out);
                 east_built_for = Some(pin.east.blocked);
                 if let Some(tally) = &mut tally {
                     tally.nodes += east.len() as u64;
@@ -333,7 +336,7 @@ impl Join {
             west.clear();
             if !east.is_empty() {
                 let out = std::slice::from_mut(&mut *west);
-                g.collect_half_boards(&self.table, pin.west, pin.west_rows, true, half, out);
+                half.collect(g, &self.table, pin.west, pin.west_rows, true, out);
             }
             let found = count_pairs(counter, east, west, halted);
             match (&mut tally, found) {
@@ -574,7 +577,7 @@ pub(super) mod tests {
             "but not in 10 MB"
         );
         // An odd board's row sets touch up to `m + 3` slabs each.
-        assert!(Join::table_bytes(25) > 1 << 32);
+        assert!(memory::table_bytes(25) > 1 << 32);
         assert!(Join::new(25, gigabyte, 1).is_err());
         assert!(Join::new(25, gigabyte, 900_000).is_ok(), "3 row sets");
         assert!(Join::new(25, Some(10 << 20), 900_000).is_err());

@@ -79,7 +79,7 @@ pub mod geometry;
 pub mod half_boards;
 mod inner;
 pub mod join;
-mod memory;
+pub mod memory;
 pub mod pairs;
 mod piece_pairs;
 pub mod quadrants;

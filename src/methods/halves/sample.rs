@@ -3,6 +3,7 @@
 //! sets, the slab-building time to the whole table.
 
 use super::join::Join;
+use super::memory;
 use crate::methods::sampling::Sampler;
 
 /// The join's projected seconds, and how many row sets were sampled. The sample is made
@@ -29,7 +30,7 @@ pub fn projected_seconds(
         .filter(|&id| !std::mem::replace(&mut seen[id], true))
         .collect();
     // Each worker's row set in hand may still add its slabs once the table is full.
-    let in_hand = sampler.threads() as u64 * join.row_set_bytes();
+    let in_hand = sampler.threads() as u64 * memory::row_set_bytes(join.n);
     let room = sampler
         .table_budget()
         .map(|budget| budget.saturating_sub(in_hand));
@@ -39,7 +40,7 @@ pub fn projected_seconds(
     let (_, warm) = sampler.run_for(&finished, f64::INFINITY, &|| false);
     let scale = order.len() as f64 / finished.len().max(1) as f64;
     let built = join.built_bytes().max(1) as f64;
-    let whole_table = Join::table_bytes(join.n) as f64;
+    let whole_table = memory::table_bytes(join.n) as f64;
     let building = (cold - warm).max(0.0) * (whole_table / built).max(1.0);
     (warm * scale + building.min(cold * scale), finished.len())
 }
