@@ -40,10 +40,7 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
             "N", "algorithm", "solutions", "steps", "(unit)", "seconds", "x engine"
         ),
     )?;
-    // Per rung: the time at the last size run, to project the next one; once over budget
-    // a rung stays skipped for larger N, and says where it was first skipped and why.
-    let mut last_time: Vec<Option<(usize, f64)>> = vec![None; Rung::ALL.len()];
-    let mut first_skip: Vec<Option<(usize, f64)>> = vec![None; Rung::ALL.len()];
+    let mut climbs: Vec<Climb> = Rung::ALL.into_iter().map(Climb::new).collect();
     let spinner = if args.quiet {
         ProgressBar::hidden()
     } else {
@@ -78,81 +75,115 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
         let engine = nqueens::count(n, &options, &NoProgress).map_err(worded)?;
         let engine_seconds = started.elapsed().as_secs_f64();
         engine_last = Some(engine_seconds);
-        for (i, rung) in Rung::ALL.iter().enumerate() {
-            let projected = last_time[i].map(|(m, t)| t * growth(*rung, m, n));
-            if first_skip[i].is_none()
-                && let Some(p) = projected.filter(|&p| p > args.budget)
-            {
-                first_skip[i] = Some((n, p));
-            }
-            if let Some((m, p)) = first_skip[i] {
-                if report {
-                    let p = if p >= 10.0 {
-                        format!("{p:.0}")
-                    } else {
-                        format!("{p:.3}")
-                    };
-                    let why = if m == n {
-                        format!("projected {p} s")
-                    } else {
-                        format!("projected {p} s at N = {m} already")
-                    };
-                    print_line(
-                        &mut out,
-                        &format!(
-                            "{n:>3}  {:<18} skipped: {why} (budget {} s)",
-                            rung.name(),
-                            args.budget
-                        ),
-                    )?;
+        for climb in &mut climbs {
+            let name = climb.rung.name();
+            let line = match climb.step(n, args.budget, &spinner) {
+                Step::Skipped(why) => format!(
+                    "{n:>3}  {name:<18} skipped: {why} (budget {} s)",
+                    args.budget
+                ),
+                Step::Counted(got, _) if got.solutions != engine.total => {
+                    return Err(Failure::failed(format!(
+                        "{name} counted {} at N = {n}, the engine {}",
+                        got.solutions, engine.total
+                    )));
                 }
-                continue;
-            }
-            spinner.set_message(format!("N = {n}: {}", rung.name()));
-            let started = Instant::now();
-            let got = rung.count(n);
-            let seconds = started.elapsed().as_secs_f64();
-            last_time[i] = Some((n, seconds));
-            if got.solutions != engine.total {
-                return Err(Failure::failed(format!(
-                    "{} counted {} at N = {n}, the engine {}",
-                    rung.name(),
-                    got.solutions,
-                    engine.total
-                )));
-            }
+                Step::Counted(got, seconds) => row(
+                    n,
+                    name,
+                    [got.solutions, got.steps],
+                    climb.rung.step_unit(),
+                    [seconds, seconds / engine_seconds],
+                ),
+            };
             if report {
-                print_line(
-                    &mut out,
-                    &format!(
-                        "{n:>3}  {:<18} {:>14} {:>16} {:<21} {:>10.4} {:>12.1}",
-                        rung.name(),
-                        got.solutions,
-                        got.steps,
-                        rung.step_unit(),
-                        seconds,
-                        seconds / engine_seconds
-                    ),
-                )?;
+                print_line(&mut out, &line)?;
             }
         }
         if report {
-            print_line(
-                &mut out,
-                &format!(
-                    "{n:>3}  {:<18} {:>14} {:>16} {:<21} {:>10.4} {:>12.1}",
-                    "engine",
-                    engine.total,
-                    engine.nodes,
-                    engine.method.node_unit(),
-                    engine_seconds,
-                    1.0
-                ),
-            )?;
+            let unit = engine.method.node_unit();
+            let line = row(
+                n,
+                "engine",
+                [engine.total, engine.nodes],
+                unit,
+                [engine_seconds, 1.0],
+            );
+            print_line(&mut out, &line)?;
         }
     }
     spinner.finish_and_clear();
     Ok(())
+}
+
+/// One row of the ladder's table: the count and its steps, their unit, the seconds and
+/// their ratio to the engine's.
+fn row(
+    n: usize,
+    name: &str,
+    [solutions, steps]: [u128; 2],
+    unit: &str,
+    [seconds, ratio]: [f64; 2],
+) -> String {
+    format!(
+        "{n:>3}  {name:<18} {solutions:>14} {steps:>16} {unit:<21} {seconds:>10.4} {ratio:>12.1}"
+    )
+}
+
+/// One rung's way up the board sizes: the time at the last size it ran, to project the
+/// next one; once over budget it stays skipped for larger N, and says where it was first
+/// skipped and why.
+struct Climb {
+    rung: Rung,
+    last: Option<(usize, f64)>,
+    first_skip: Option<(usize, f64)>,
+}
+
+/// What a rung did at one board size.
+enum Step {
+    /// Not run: why.
+    Skipped(String),
+    /// Run: its count, and the seconds it took.
+    Counted(nqueens::ladder::RungCount, f64),
+}
+
+impl Climb {
+    fn new(rung: Rung) -> Climb {
+        Climb {
+            rung,
+            last: None,
+            first_skip: None,
+        }
+    }
+
+    /// Runs the rung at `n`, or says why not: its projected time passes `budget` here or
+    /// did at a smaller N already.
+    fn step(&mut self, n: usize, budget: f64, spinner: &ProgressBar) -> Step {
+        let projected = self.last.map(|(m, t)| t * growth(self.rung, m, n));
+        if self.first_skip.is_none()
+            && let Some(p) = projected.filter(|&p| p > budget)
+        {
+            self.first_skip = Some((n, p));
+        }
+        if let Some((m, p)) = self.first_skip {
+            let p = if p >= 10.0 {
+                format!("{p:.0}")
+            } else {
+                format!("{p:.3}")
+            };
+            return Step::Skipped(if m == n {
+                format!("projected {p} s")
+            } else {
+                format!("projected {p} s at N = {m} already")
+            });
+        }
+        spinner.set_message(format!("N = {n}: {}", self.rung.name()));
+        let started = Instant::now();
+        let got = self.rung.count(n);
+        let seconds = started.elapsed().as_secs_f64();
+        self.last = Some((n, seconds));
+        Step::Counted(got, seconds)
+    }
 }
 
 /// How much longer a rung takes at `n` than at `m < n`: from the size of what it walks

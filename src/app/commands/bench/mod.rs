@@ -25,6 +25,43 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
     if args.ladder {
         return ladder::run(args);
     }
+    let n = workload(args)?;
+    let old = match &args.compare {
+        Some(path) => Some(load_report(path)?),
+        None => None,
+    };
+    let results = measure(n, args)?;
+    let top = results.last().expect("one thread count at least");
+    let report = BenchReport {
+        machine: describe(),
+        n,
+        method: top.method.clone(),
+        runs: args.runs,
+        warmup: args.warmup,
+        score_nodes_per_second: top.nodes_per_second,
+        score_threads: top.threads,
+        results,
+    };
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        // One compact object on one line, like every other --json.
+        print_line(
+            &mut out,
+            &serde_json::to_string(&report).expect("serializes"),
+        )?;
+    } else if args.markdown {
+        print_markdown(&mut out, &report)?;
+    } else {
+        print_text(&mut out, &report)?;
+    }
+    if let Some(old) = old {
+        print_comparison(&mut out, &report, &old)?;
+    }
+    Ok(())
+}
+
+/// The workload's board: one size, at most [`MAX_BENCH_N`].
+fn workload(args: &BenchArgs) -> Result<usize, Failure> {
     let n = match args.n {
         None => DEFAULT_N,
         Some(BoardRange { first, last }) if first == last => first,
@@ -42,14 +79,15 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
             MAX_BENCH_N + 1
         )));
     }
-    let old = match &args.compare {
-        Some(path) => Some(load_report(path)?),
-        None => None,
-    };
+    Ok(n)
+}
+
+/// Counts `n` at each thread count, warm-up runs first, every count checked; the figures
+/// per thread count, with speed-up and efficiency against one thread.
+fn measure(n: usize, args: &BenchArgs) -> Result<Vec<ThreadResult>, Failure> {
     let threads = thread_counts(args.threads_list.as_deref());
     let total_runs = threads.len() as u64 * u64::from(args.runs + args.warmup);
     let bar = Bar::new(format!("bench N = {n}"), args.quiet).whole_runs(total_runs);
-
     let base = EngineFlags {
         threads: None,
         split_depth: None,
@@ -84,41 +122,15 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
         results.push(summarize(t, seconds, &count));
     }
     bar.finish();
-    let base = results
+    let one = results
         .iter()
         .find(|r| r.threads == 1)
         .map(|r| r.median_seconds);
     for r in &mut results {
-        r.speedup = base.map(|b| b / r.median_seconds);
+        r.speedup = one.map(|b| b / r.median_seconds);
         r.efficiency = r.speedup.map(|s| s / r.threads as f64);
     }
-    let top = results.last().expect("one thread count at least");
-    let report = BenchReport {
-        machine: describe(),
-        n,
-        method: top.method.clone(),
-        runs: args.runs,
-        warmup: args.warmup,
-        score_nodes_per_second: top.nodes_per_second,
-        score_threads: top.threads,
-        results,
-    };
-    let mut out = std::io::stdout().lock();
-    if args.json {
-        // One compact object on one line, like every other --json.
-        print_line(
-            &mut out,
-            &serde_json::to_string(&report).expect("serializes"),
-        )?;
-    } else if args.markdown {
-        print_markdown(&mut out, &report)?;
-    } else {
-        print_text(&mut out, &report)?;
-    }
-    if let Some(old) = old {
-        print_comparison(&mut out, &report, &old)?;
-    }
-    Ok(())
+    Ok(results)
 }
 
 /// 1, 2, 4, ... up to every available CPU, and that number itself.

@@ -128,42 +128,14 @@ fn count(args: &CountArgs, ranks: Option<&Ranks>) -> Result<(), Failure> {
         match shard {
             Some(shard) => report_shard(&mut out, &plan, shard, &covered, &ran, args)?,
             None => {
-                let tallies: Vec<Option<Tally>> = (0..plan.len())
-                    .map(|id| ran.done.get(&id).copied())
-                    .collect();
-                let count =
-                    engine
-                        .finish(&plan, &tallies)
-                        .map_err(|e| match (&e, &args.checkpoint) {
-                            (nqueens::Error::Inconsistent { .. }, Some(path)) => {
-                                Failure::refused(format!(
-                                    "{e}: the checkpoint {} holds results that were edited or \
-                                 damaged; remove it and count again",
-                                    path.display()
-                                ))
-                            }
-                            _ => Failure::failed(e.to_string()),
-                        })?;
-                // The header comes with the first result: a count that fails or is
-                // interrupted before it leaves stdout empty.
-                if i == 0 && !args.json {
-                    print_header(&mut out)?;
-                }
-                // A count done by more than this run names every run that took part.
-                let runs = if ran.runs.len() > 1 || ranks.is_some() {
-                    &ran.runs[..]
-                } else {
-                    &[]
+                let whole = Whole {
+                    engine: &engine,
+                    plan: &plan,
+                    ran: &ran,
+                    first: i == 0,
+                    on_ranks: ranks.is_some(),
                 };
-                print_count(&mut out, &count, ran.seconds, runs, args.json)?;
-                if ran.seconds.total > ran.seconds.run && !args.json {
-                    say(&format!(
-                        "N = {n}: {:.3} s in this run, {:.3} s over every run of the checkpoint ({})",
-                        ran.seconds.run,
-                        ran.seconds.total,
-                        describe_runs(&ran.runs)
-                    ));
-                }
+                report_whole(&mut out, whole, args)?;
             }
         }
         // The result is out; a checkpoint that could not be saved is still a failure.
@@ -172,6 +144,68 @@ fn count(args: &CountArgs, ranks: Option<&Ranks>) -> Result<(), Failure> {
                 "{why}; the result above is complete"
             )));
         }
+    }
+    Ok(())
+}
+
+/// A whole count that finished here: what [`report_whole`] prints.
+struct Whole<'a> {
+    engine: &'a Engine,
+    plan: &'a Plan,
+    ran: &'a Ran,
+    /// The first board of the range: the table's header comes with it.
+    first: bool,
+    /// Counted over MPI ranks.
+    on_ranks: bool,
+}
+
+/// Sums a whole count's sub-problems and prints it (with the runs that did it, when
+/// more than this one did); a checkpoint whose results do not add up is refused.
+fn report_whole(
+    out: &mut impl std::io::Write,
+    whole: Whole,
+    args: &CountArgs,
+) -> Result<(), Failure> {
+    let Whole {
+        engine,
+        plan,
+        ran,
+        first,
+        on_ranks,
+    } = whole;
+    let tallies: Vec<Option<Tally>> = (0..plan.len())
+        .map(|id| ran.done.get(&id).copied())
+        .collect();
+    let count = engine
+        .finish(plan, &tallies)
+        .map_err(|e| match (&e, &args.checkpoint) {
+            (nqueens::Error::Inconsistent { .. }, Some(path)) => Failure::refused(format!(
+                "{e}: the checkpoint {} holds results that were edited or damaged; remove \
+                 it and count again",
+                path.display()
+            )),
+            _ => Failure::failed(e.to_string()),
+        })?;
+    // The header comes with the first result: a count that fails or is interrupted
+    // before it leaves stdout empty.
+    if first && !args.json {
+        print_header(out)?;
+    }
+    // A count done by more than this run names every run that took part.
+    let runs = if ran.runs.len() > 1 || on_ranks {
+        &ran.runs[..]
+    } else {
+        &[]
+    };
+    print_count(out, &count, ran.seconds, runs, args.json)?;
+    if ran.seconds.total > ran.seconds.run && !args.json {
+        say(&format!(
+            "N = {}: {:.3} s in this run, {:.3} s over every run of the checkpoint ({})",
+            plan.n(),
+            ran.seconds.run,
+            ran.seconds.total,
+            describe_runs(&ran.runs)
+        ));
     }
     Ok(())
 }
