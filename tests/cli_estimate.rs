@@ -130,3 +130,22 @@ fn shards_are_estimated_where_only_a_shard_fits() {
     );
     assert!(stdout.contains("in 200000 shards"), "{stdout}");
 }
+
+#[test]
+fn boards_below_the_rate_board_are_projected_from_its_rate() {
+    // The node rate is measured on N = 12 at least: a board of 10 was once projected at an
+    // hour from no measurement at all. Its count takes milliseconds; a generous bound.
+    for n in ["6", "10", "11"] {
+        let e = &json_lines(&[
+            "estimate",
+            n,
+            "--method",
+            "backtrack",
+            "--seconds",
+            "0.2",
+            "--json",
+        ])[0];
+        let seconds = e["seconds"].as_f64().unwrap();
+        assert!(seconds < 5.0, "N = {n}: projected {seconds} s");
+    }
+}

@@ -9,12 +9,29 @@ use super::choices::{KernelArg, MethodArg};
 use super::parse;
 use crate::app::failure::Failure;
 use crate::app::system::{available_cpus, memory_available};
+use clap::Args as ClapArgs;
 use nqueens::methods::{MethodChoice, auto_method};
 use nqueens::{Error, Options};
 
 /// The environment variable for the default thread count (rayon's own name, so scripts
 /// written for rayon programs keep working).
 pub const THREADS_VAR: &str = "RAYON_NUM_THREADS";
+
+/// The engine's flags, the same for `count`, `verify` and `estimate`.
+#[derive(ClapArgs, Debug)]
+pub struct EngineArgs {
+    /// Worker threads [default: RAYON_NUM_THREADS, else every CPU this process may use].
+    #[arg(long, short = 't', value_name = "T", value_parser = parse::threads, allow_negative_numbers = true)]
+    pub threads: Option<usize>,
+
+    /// Counting method: auto picks the faster one for each N.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub method: MethodArg,
+
+    /// Kernel level: auto takes the fastest this CPU runs; one it lacks is refused.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub kernel: KernelArg,
+}
 
 /// The engine flags of a command.
 pub struct EngineFlags {
@@ -25,6 +42,16 @@ pub struct EngineFlags {
 }
 
 impl EngineFlags {
+    /// The flags a command took (`split_depth` only `count` takes).
+    pub fn from_args(args: &EngineArgs, split_depth: Option<usize>) -> EngineFlags {
+        EngineFlags {
+            threads: args.threads,
+            split_depth,
+            method: args.method,
+            kernel: args.kernel,
+        }
+    }
+
     /// The options: flags first, then the environment.
     pub fn options(&self) -> Result<Options, Failure> {
         Ok(Options {

@@ -91,22 +91,13 @@ pub struct CountArgs {
     #[arg(value_name = "N|A..B", value_parser = BoardRange::parse, allow_negative_numbers = true)]
     pub range: BoardRange,
 
-    /// Worker threads [default: RAYON_NUM_THREADS, else every CPU this process may use].
-    #[arg(long, short = 't', value_name = "T", value_parser = parse::threads, allow_negative_numbers = true)]
-    pub threads: Option<usize>,
+    #[command(flatten)]
+    pub engine: engine::EngineArgs,
 
     /// Backtracking: free rows filled in per border key before the sub-problems start
     /// [default: 0 below N = 10, else 1]; giving one makes auto choose backtracking.
     #[arg(long, value_name = "D", value_parser = parse::split_depth, allow_negative_numbers = true)]
     pub split_depth: Option<usize>,
-
-    /// Counting method: auto picks the faster one for each N.
-    #[arg(long, value_enum, default_value = "auto")]
-    pub method: MethodArg,
-
-    /// Kernel level: auto takes the fastest this CPU runs; one it lacks is refused.
-    #[arg(long, value_enum, default_value = "auto")]
-    pub kernel: KernelArg,
 
     /// Print one JSON object per board size and line instead of a table.
     #[arg(long)]
@@ -166,32 +157,18 @@ pub struct VerifyArgs {
     #[arg(value_name = "N|A..B", default_value = "1..15", value_parser = BoardRange::parse, allow_negative_numbers = true)]
     pub range: BoardRange,
 
-    /// Worker threads [default: RAYON_NUM_THREADS, else every CPU this process may use].
-    #[arg(long, short = 't', value_name = "T", value_parser = parse::threads, allow_negative_numbers = true)]
-    pub threads: Option<usize>,
+    #[command(flatten)]
+    pub engine: engine::EngineArgs,
 
     /// Run the quick built-in check of the engine instead (small N at several thread
     /// counts and split depths, the symmetry group, the table's identities).
     #[arg(long, conflicts_with_all = ["range", "json", "cross_check", "method"])]
     pub self_test: bool,
 
-    /// Counting method: auto picks the faster one for each N.
-    #[arg(
-        long,
-        value_enum,
-        default_value = "auto",
-        conflicts_with = "cross_check"
-    )]
-    pub method: MethodArg,
-
     /// Count each N by both methods (backtracking and the half-board join) and report
     /// both; any disagreement fails (exit 1).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "method")]
     pub cross_check: bool,
-
-    /// Kernel level: auto takes the fastest this CPU runs; one it lacks is refused.
-    #[arg(long, value_enum, default_value = "auto")]
-    pub kernel: KernelArg,
 
     /// Print one JSON object per board size and line, with a `verdict` field.
     #[arg(long)]
@@ -272,22 +249,13 @@ pub struct EstimateArgs {
     #[arg(value_name = "N", value_parser = parse::board_size, allow_negative_numbers = true)]
     pub n: usize,
 
-    /// Worker threads the count would run on [default: RAYON_NUM_THREADS, else every CPU
-    /// this process may use]; the sample runs on them.
-    #[arg(long, short = 't', value_name = "T", value_parser = parse::threads, allow_negative_numbers = true)]
-    pub threads: Option<usize>,
+    /// The count's engine; the sample runs on its threads.
+    #[command(flatten)]
+    pub engine: engine::EngineArgs,
 
     /// Shards the count would be cut into (as with `count --shard I/K`): the time of one.
     #[arg(long, value_name = "K", default_value_t = 1, value_parser = parse::positive, allow_negative_numbers = true)]
     pub shards: u64,
-
-    /// Counting method: auto picks as `count` would.
-    #[arg(long, value_enum, default_value = "auto")]
-    pub method: MethodArg,
-
-    /// Kernel level: auto takes the fastest this CPU runs; one it lacks is refused.
-    #[arg(long, value_enum, default_value = "auto")]
-    pub kernel: KernelArg,
 
     /// Seconds to spend on the sample (more gives a steadier figure).
     #[arg(long, value_name = "SECONDS", default_value_t = 4.0, value_parser = parse::budget_seconds, allow_negative_numbers = true)]

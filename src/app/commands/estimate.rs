@@ -29,12 +29,7 @@ struct JsonEstimate {
 }
 
 pub fn run(args: &EstimateArgs) -> Result<(), Failure> {
-    let flags = EngineFlags {
-        threads: args.threads,
-        split_depth: None,
-        method: args.method,
-        kernel: args.kernel,
-    };
+    let flags = EngineFlags::from_args(&args.engine, None);
     // Shards pick their method by N alone, as `count --shard` does.
     let options = if args.shards > 1 {
         flags.options_for_part(args.n)?

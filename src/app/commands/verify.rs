@@ -171,12 +171,7 @@ fn kernel_names() -> String {
 
 /// The engine flags of `verify`.
 fn flags(args: &VerifyArgs) -> EngineFlags {
-    EngineFlags {
-        threads: args.threads,
-        split_depth: None,
-        method: args.method,
-        kernel: args.kernel,
-    }
+    EngineFlags::from_args(&args.engine, None)
 }
 
 fn verdict_word(v: &Verdict) -> &'static str {

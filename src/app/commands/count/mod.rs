@@ -65,12 +65,7 @@ fn count(args: &CountArgs, ranks: Option<&Ranks>) -> Result<(), Failure> {
             "--shard needs --output FILE for the shard's result",
         ));
     }
-    let flags = EngineFlags {
-        threads: args.threads,
-        split_depth: args.split_depth,
-        method: args.method,
-        kernel: args.kernel,
-    };
+    let flags = EngineFlags::from_args(&args.engine, args.split_depth);
     // The parts of one count (checkpointed runs, shards, MPI ranks) must agree on the
     // method wherever they run: their `auto` does not depend on this machine's memory.
     let options = if long {
