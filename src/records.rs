@@ -100,8 +100,30 @@ pub struct ShardResult {
     /// have none).
     #[serde(default)]
     pub runs: Vec<Run>,
+    /// The [`digest`] of `results` (files from before this field have none).
+    #[serde(default)]
+    pub digest: String,
     /// CRC-32 of the file with this field empty, in hex.
     pub checksum: String,
+}
+
+/// The digest of a count's results: SHA-256 of one line `ID SOLUTIONS` per sub-problem,
+/// by increasing id, in hex. It depends on the counts alone (not on the threads, kernel,
+/// machine or time that found them), so two sites that counted the same sub-problems,
+/// whole or in shards, compare digests instead of redoing the work.
+pub fn digest(results: impl IntoIterator<Item = (usize, u64)>) -> String {
+    use sha2::{Digest, Sha256};
+    let mut sorted: Vec<(usize, u64)> = results.into_iter().collect();
+    sorted.sort_unstable();
+    let mut hasher = Sha256::new();
+    for (id, solutions) in sorted {
+        hasher.update(format!("{id} {solutions}\n").as_bytes());
+    }
+    hasher
+        .finalize()
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect()
 }
 
 /// Files written before the join existed were counted by backtracking.

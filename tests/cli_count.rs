@@ -27,6 +27,8 @@ fn json_has_every_field() {
     assert_eq!(row["method"], "halves");
     assert_eq!(row["kernel"], nqueens::cpu::KernelLevel::detect().name());
     assert!(row["peak_memory_bytes"].as_u64().unwrap() > 1 << 20);
+    let digest = row["digest"].as_str().unwrap();
+    assert!(digest.len() == 64 && digest.bytes().all(|b| b.is_ascii_hexdigit()));
     // Nothing more and nothing less: a new field needs a check here.
     let mut fields: Vec<&str> = row
         .as_object()
@@ -38,6 +40,7 @@ fn json_has_every_field() {
     assert_eq!(
         fields,
         [
+            "digest",
             "kernel",
             "method",
             "n",

@@ -45,6 +45,7 @@ fn every_command_has_a_manual_page_with_the_exit_status() {
         "check",
         "trace",
         "merge",
+        "recount",
         "estimate",
         "completions",
         "man",

@@ -62,6 +62,7 @@ fn every_command_has_one_status_per_class() {
     let text = std::fs::read_to_string(shard(1)).unwrap();
     let mut record: nqueens::records::ShardResult = nqueens::records::parse(&text).unwrap();
     record.results[0].1 += 1;
+    record.digest = nqueens::records::digest(record.results.iter().map(|&(id, s, _)| (id, s)));
     use nqueens::records::Checksummed;
     std::fs::write(&twin, record.to_file_text()).unwrap();
     let (s1, s2, twin) = (shard(1), shard(2), twin);
@@ -121,6 +122,19 @@ fn every_command_has_one_status_per_class() {
         ("merge", Success, &["merge", s1, s2], "null"),
         ("merge", Refused, &["merge", s1], "null"),
         ("merge", Refused, &["merge", s1, "/dev/null"], "null"),
+        (
+            "recount",
+            Success,
+            &["recount", s1, "--sample", "100"],
+            "null",
+        ),
+        ("recount", Refused, &["recount", "/dev/null"], "null"),
+        (
+            "recount",
+            CheckFailed,
+            &["recount", twin, "--sample", "100"],
+            "null",
+        ),
         ("merge", CheckFailed, &["merge", s1, twin, s2], "null"),
         (
             "estimate",
@@ -154,7 +168,7 @@ fn every_command_has_one_status_per_class() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
     let commands: std::collections::BTreeSet<&str> = table.iter().map(|row| row.0).collect();
-    assert_eq!(commands.len(), 11, "a row for every command: {commands:?}");
+    assert_eq!(commands.len(), 12, "a row for every command: {commands:?}");
 }
 
 /// Starts `args` and sends `signal` once it has run for `after`; returns the status.
@@ -213,6 +227,7 @@ fn help_and_manual_pages_state_the_same_statuses() {
         "check",
         "trace",
         "merge",
+        "recount",
         "estimate",
         "completions",
         "man",

@@ -96,6 +96,7 @@ fn shard_result() -> impl Strategy<Value = ShardResult> {
                 seconds,
                 host,
                 runs,
+                digest: "ab".repeat(32),
                 checksum: String::new(),
             },
         )

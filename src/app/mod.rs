@@ -12,6 +12,7 @@ mod progress;
 mod projection;
 mod render;
 mod report;
+mod shard_files;
 mod signals;
 mod system;
 
@@ -78,6 +79,7 @@ fn dispatch(args: &Args, version: &'static str) -> Result<(), Failure> {
         Command::Check(ref a) => commands::check::run(a),
         Command::Trace(ref a) => commands::trace::run(a),
         Command::Merge(ref a) => commands::merge::run(a),
+        Command::Recount(ref a) => commands::recount::run(a),
         Command::Estimate(ref a) => commands::estimate::run(a),
         Command::Completions(ref a) => commands::man::completions(a.shell, version),
         Command::Man(ref a) => commands::man::run(a),

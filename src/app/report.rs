@@ -38,6 +38,10 @@ pub struct JsonCount {
     /// from shards.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     runs: Vec<Run>,
+    /// The digest of every sub-problem's count ([`nqueens::records::digest`]), where
+    /// the count was made of sub-problems this process holds (`count`, `merge`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    digest: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -76,17 +80,26 @@ pub fn print_header(out: &mut impl std::io::Write) -> Result<(), Failure> {
     )
 }
 
-/// One count as a table row or a JSON line; `runs` are the runs that did its work when
-/// that was more than this process (a resumed count, a merge), else empty.
+/// Where a count's figures came from: the runs that did its work when that was more than
+/// this process (a resumed count, a merge; else empty), and the digest of its
+/// sub-problems' counts where they are at hand.
+#[derive(Clone, Copy, Default)]
+pub struct Provenance<'a> {
+    pub runs: &'a [Run],
+    pub digest: Option<&'a str>,
+}
+
+/// One count as a table row or a JSON line.
 pub fn print_count(
     out: &mut impl std::io::Write,
     count: &Count,
     seconds: Seconds,
-    runs: &[Run],
+    provenance: Provenance,
     json: bool,
 ) -> Result<(), Failure> {
     let line = if json {
-        let json = JsonCount::new(count, seconds).done_by(runs);
+        let mut json = JsonCount::new(count, seconds).done_by(provenance.runs);
+        json.digest = provenance.digest.map(String::from);
         serde_json::to_string(&json).expect("plain data serializes")
     } else {
         format!(
@@ -162,6 +175,7 @@ impl JsonCount {
             kernel: count.kernel.name().into(),
             peak_memory_bytes: peak_memory(),
             runs: Vec::new(),
+            digest: None,
         }
     }
 

@@ -38,6 +38,16 @@ impl KernelArg {
             KernelArg::Portable => Some(KernelLevel::Portable),
         }
     }
+
+    /// The flag that names `level`.
+    pub fn from_level(level: nqueens::cpu::KernelLevel) -> KernelArg {
+        use nqueens::cpu::KernelLevel;
+        match level {
+            KernelLevel::Avx512 => KernelArg::Avx512,
+            KernelLevel::Avx2 => KernelArg::Avx2,
+            KernelLevel::Portable => KernelArg::Portable,
+        }
+    }
 }
 
 impl MethodArg {

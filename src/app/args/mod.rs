@@ -51,6 +51,10 @@ pub enum Command {
     /// Combine shard results into the count, after checking that every shard is there
     /// once, for the same N and split, and undamaged.
     Merge(MergeArgs),
+    /// Count a random sample of a shard result's sub-problems again, with another kernel
+    /// than the runs that wrote it, and compare each count: a check of another site's
+    /// work without redoing it. Exit 1 naming any sub-problem that differs.
+    Recount(RecountArgs),
     /// Project what a count will cost before running it: method, sub-problems, time on
     /// the threads given (whole and per shard) and memory, from a sample of its own
     /// sub-problems.
@@ -134,6 +138,35 @@ pub struct CountArgs {
     /// stopped resumes with any number of ranks.
     #[arg(long)]
     pub mpi: bool,
+}
+
+#[derive(ClapArgs, Debug)]
+pub struct RecountArgs {
+    /// A shard result written by `nqueens count N --shard I/K --output FILE`.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+
+    /// The share of its sub-problems to count again, in percent (at least one is).
+    #[arg(long, value_name = "PERCENT", default_value = "1%", value_parser = parse::percent)]
+    pub sample: f64,
+
+    /// Which sub-problems the sample takes [default: drawn anew each run; the report
+    /// names the seed].
+    #[arg(long, value_parser = parse::seed)]
+    pub seed: Option<u64>,
+
+    /// Kernel level: auto takes one this CPU runs that none of the file's runs used,
+    /// when there is one.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub kernel: KernelArg,
+
+    /// Worker threads [default: RAYON_NUM_THREADS, else every CPU this process may use].
+    #[arg(long, short = 't', value_name = "T", value_parser = parse::threads, allow_negative_numbers = true)]
+    pub threads: Option<usize>,
+
+    /// Print one JSON object instead of words.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(ClapArgs, Debug)]

@@ -134,6 +134,11 @@ pub fn seed(text: &str) -> Result<u64, String> {
     whole(text, "seed", 0, u64::MAX)
 }
 
+/// A share in percent, as `1%` or `1`: more than 0, at most 100.
+pub fn percent(text: &str) -> Result<f64, String> {
+    real(text.trim().trim_end_matches('%'), "share", 100.0, "percent")
+}
+
 /// A time budget in seconds: more than 0, at most a day.
 pub fn budget_seconds(text: &str) -> Result<f64, String> {
     real(text, "budget", 86_400.0, "seconds")

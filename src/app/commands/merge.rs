@@ -7,22 +7,15 @@
 //! the sub-problems, as it does when the total differs from the published one.
 
 use crate::app::args::MergeArgs;
-use crate::app::args::choices::{KernelArg, MethodArg};
-use crate::app::args::engine::{EngineFlags, worded};
+use crate::app::args::choices::KernelArg;
 use crate::app::failure::Failure;
-use crate::app::report::{Seconds, describe_runs, print_count, print_header};
+use crate::app::report::{Provenance, Seconds, describe_runs, print_count, print_header};
+use crate::app::shard_files::{Read, plan_of, read, refuse};
 use crate::app::system::print_line;
-use nqueens::records::{Run, SHARD_FORMAT, ShardResult, parse};
+use nqueens::records::{Run, ShardResult, digest};
 use nqueens::verify::verdict;
-use nqueens::{Count, Engine, Method, MethodChoice, Options, Plan, Tally};
+use nqueens::{Count, Tally};
 use std::collections::BTreeMap;
-use std::path::Path;
-
-/// A shard result and the file it came from.
-struct Read<'a> {
-    file: &'a Path,
-    shard: ShardResult,
-}
 
 pub fn run(args: &MergeArgs) -> Result<(), Failure> {
     let files: Vec<Read> = args
@@ -33,7 +26,7 @@ pub fn run(args: &MergeArgs) -> Result<(), Failure> {
     same_count(&files)?;
     let shards = one_per_number(&files)?;
     let first = &shards.values().next().expect("one file at least").shard;
-    let (engine, plan) = plan_of(first, files[0].file, args)?;
+    let (engine, plan) = plan_of(first, files[0].file, args.threads, KernelArg::Auto)?;
     let parts = plan.partition(first.shards);
     let mut tallies: Vec<Option<Tally>> = vec![None; plan.len()];
     for read in shards.values() {
@@ -60,42 +53,17 @@ pub fn run(args: &MergeArgs) -> Result<(), Failure> {
         _ => Failure::failed(e.to_string()),
     })?;
     let runs: Vec<Run> = files.iter().flat_map(|r| runs_of(&r.shard)).collect();
-    report(args, &count, &shards, &runs)
-}
-
-/// Reads one shard result, or refuses the file.
-fn read(file: &Path) -> Result<Read<'_>, Failure> {
-    if file.is_dir() {
-        return Err(refuse(file, "is a folder, not a shard result".into()));
-    }
-    let text =
-        std::fs::read_to_string(file).map_err(|e| refuse(file, format!("cannot read it ({e})")))?;
-    let shard: ShardResult = parse(&text).map_err(|why| refuse(file, why))?;
-    if shard.format != SHARD_FORMAT {
-        return Err(refuse(
-            file,
-            format!(
-                "not a shard result (format {})",
-                nqueens::words::shorten(&shard.format)
-            ),
-        ));
-    }
-    if shard.shards == 0 || !(1..=shard.shards).contains(&shard.shard) {
-        return Err(refuse(
-            file,
-            format!(
-                "shard {} of {} cannot be: a shard number must be 1 to the number of \
-                 shards; the file was edited or damaged",
-                shard.shard, shard.shards
-            ),
-        ));
-    }
-    Ok(Read { file, shard })
-}
-
-/// A file's problem, refused (exit 2).
-fn refuse(file: &Path, why: String) -> Failure {
-    Failure::refused(format!("{}: {why}", file.display()))
+    let whole = digest(
+        tallies
+            .iter()
+            .enumerate()
+            .map(|(id, t)| (id, t.expect("every shard is here").solutions)),
+    );
+    let provenance = Provenance {
+        runs: &runs,
+        digest: Some(&whole),
+    };
+    report(args, &count, &shards, provenance)
 }
 
 /// Refuses a file of another count: another N, method, split, shard count or version.
@@ -200,50 +168,6 @@ fn compare_twins(a: &Read, b: &Read) -> Result<(), Failure> {
     )))
 }
 
-/// The engine and plan that give the shards' sub-problem ids, or a refusal when this
-/// version splits the count otherwise.
-fn plan_of(first: &ShardResult, file: &Path, args: &MergeArgs) -> Result<(Engine, Plan), Failure> {
-    let method = Method::from_name(&first.method).ok_or_else(|| {
-        refuse(
-            file,
-            format!(
-                "unknown method '{}'",
-                nqueens::words::shorten(&first.method)
-            ),
-        )
-    })?;
-    let flags = EngineFlags {
-        threads: args.threads,
-        // The join splits by row sets; its files record depth 0.
-        split_depth: method.takes_split_depth().then_some(first.split_depth),
-        method: MethodArg::Auto,
-        kernel: KernelArg::Auto,
-    };
-    let options = Options {
-        method: MethodChoice::Only(method),
-        ..flags.options()?
-    };
-    let engine = Engine::new(&options).map_err(worded)?;
-    let plan = engine.prepare(first.n).map_err(worded)?;
-    if plan.len() != first.subproblems || plan.method() != method {
-        return Err(refuse(
-            file,
-            "its split does not match this version's".into(),
-        ));
-    }
-    if first.shards > plan.len() {
-        return Err(refuse(
-            file,
-            format!(
-                "{} shards of {} sub-problems cannot be; the file was edited or damaged",
-                first.shards,
-                plan.len()
-            ),
-        ));
-    }
-    Ok((engine, plan))
-}
-
 /// The runs that did a shard's work; a file from before runs were recorded names its
 /// host and seconds only.
 fn runs_of(shard: &ShardResult) -> Vec<Run> {
@@ -264,14 +188,20 @@ fn report(
     args: &MergeArgs,
     count: &Count,
     shards: &BTreeMap<usize, &Read>,
-    runs: &[Run],
+    provenance: Provenance,
 ) -> Result<(), Failure> {
     let seconds: f64 = shards.values().map(|r| r.shard.seconds).sum();
     let mut out = std::io::stdout().lock();
     if !args.json {
         print_header(&mut out)?;
     }
-    print_count(&mut out, count, Seconds::once(seconds), runs, args.json)?;
+    print_count(
+        &mut out,
+        count,
+        Seconds::once(seconds),
+        provenance,
+        args.json,
+    )?;
     let v = verdict(count);
     if !args.json {
         let word = match (v.passed(), v.published) {
@@ -284,9 +214,15 @@ fn report(
             &format!(
                 "merged {} ({}); {word}",
                 nqueens::words::plural(shards.len() as u64, "shard"),
-                describe_runs(runs)
+                describe_runs(provenance.runs)
             ),
         )?;
+        if let Some(digest) = provenance.digest {
+            print_line(
+                &mut out,
+                &format!("digest of every sub-problem's count: {digest}"),
+            )?;
+        }
     }
     if !v.passed() {
         return Err(Failure::failed(

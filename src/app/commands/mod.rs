@@ -8,6 +8,7 @@ pub mod estimate;
 pub mod find;
 pub mod man;
 pub mod merge;
+pub mod recount;
 pub mod solve;
 pub mod trace;
 pub mod verify;

@@ -228,6 +228,7 @@ pub fn shard_result(
             .map(|(&id, t)| u128::from(plan.weight(id)) * u128::from(t.solutions))
             .sum(),
         nodes: mine.values().map(|t| u128::from(t.nodes)).sum(),
+        digest: nqueens::records::digest(mine.iter().map(|(&id, t)| (id, t.solutions))),
         results: records(&mine),
         seconds,
         host: hostname(),

@@ -12,7 +12,7 @@ use crate::app::failure::Failure;
 use crate::app::output::{FileLock, check_writable, same_file, write_atomically};
 use crate::app::progress::Bar;
 use crate::app::projection::{announce_long_range, long_run_note};
-use crate::app::report::{Seconds, describe_runs, print_count, print_header};
+use crate::app::report::{Provenance, Seconds, describe_runs, print_count, print_header};
 use crate::app::signals::Stop;
 use crate::app::system::{print_line, say};
 use longrun::{
@@ -192,7 +192,12 @@ fn report_whole(
     } else {
         &[]
     };
-    print_count(out, &count, ran.seconds, runs, args.json)?;
+    let digest = nqueens::records::digest(ran.done.iter().map(|(&id, t)| (id, t.solutions)));
+    let provenance = Provenance {
+        runs,
+        digest: Some(&digest),
+    };
+    print_count(out, &count, ran.seconds, provenance, args.json)?;
     if ran.seconds.total > ran.seconds.run && !args.json {
         say(&format!(
             "N = {}: {:.3} s in this run, {:.3} s over every run of the checkpoint ({})",

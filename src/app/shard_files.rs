@@ -1,0 +1,115 @@
+//! Shard result files as `merge` and `recount` read them: each checked whole (readable,
+//! sealed, a shard result, its digest, its shard number) before any is used, and the
+//! plan that gives their sub-problem ids.
+
+use crate::app::args::choices::{KernelArg, MethodArg};
+use crate::app::args::engine::{EngineFlags, worded};
+use crate::app::failure::Failure;
+use nqueens::records::{SHARD_FORMAT, ShardResult, digest, parse};
+use nqueens::{Engine, Method, MethodChoice, Options, Plan};
+use std::path::Path;
+
+/// A shard result and the file it came from.
+pub struct Read<'a> {
+    pub file: &'a Path,
+    pub shard: ShardResult,
+}
+
+/// Reads one shard result, or refuses the file.
+pub fn read(file: &Path) -> Result<Read<'_>, Failure> {
+    if file.is_dir() {
+        return Err(refuse(file, "is a folder, not a shard result".into()));
+    }
+    let text =
+        std::fs::read_to_string(file).map_err(|e| refuse(file, format!("cannot read it ({e})")))?;
+    let shard: ShardResult = parse(&text).map_err(|why| refuse(file, why))?;
+    if shard.format != SHARD_FORMAT {
+        return Err(refuse(
+            file,
+            format!(
+                "not a shard result (format {})",
+                nqueens::words::shorten(&shard.format)
+            ),
+        ));
+    }
+    let own = digest(
+        shard
+            .results
+            .iter()
+            .map(|&(id, solutions, _)| (id, solutions)),
+    );
+    if !shard.digest.is_empty() && shard.digest != own {
+        return Err(refuse(
+            file,
+            "its digest does not match its results; the file was edited".into(),
+        ));
+    }
+    if shard.shards == 0 || !(1..=shard.shards).contains(&shard.shard) {
+        return Err(refuse(
+            file,
+            format!(
+                "shard {} of {} cannot be: a shard number must be 1 to the number of \
+                 shards; the file was edited or damaged",
+                shard.shard, shard.shards
+            ),
+        ));
+    }
+    Ok(Read { file, shard })
+}
+
+/// A file's problem, refused (exit 2).
+pub fn refuse(file: &Path, why: String) -> Failure {
+    Failure::refused(format!("{}: {why}", file.display()))
+}
+
+/// The engine and plan that give the shards' sub-problem ids, or a refusal when this
+/// version splits the count otherwise.
+pub fn plan_of(
+    first: &ShardResult,
+    file: &Path,
+    threads: Option<usize>,
+    kernel: KernelArg,
+) -> Result<(Engine, Plan), Failure> {
+    let method = Method::from_name(&first.method).ok_or_else(|| {
+        refuse(
+            file,
+            format!(
+                "unknown method '{}'",
+                nqueens::words::shorten(&first.method)
+            ),
+        )
+    })?;
+    let flags = EngineFlags {
+        threads,
+        // The join splits by row sets; its files record depth 0.
+        split_depth: method.takes_split_depth().then_some(first.split_depth),
+        method: MethodArg::Auto,
+        kernel,
+    };
+    let options = Options {
+        method: MethodChoice::Only(method),
+        ..flags.options()?
+    };
+    let engine = Engine::new(&options).map_err(worded)?;
+    // A run of one shard needs only its share of the tables.
+    let plan = engine
+        .prepare_part(first.n, first.shards.max(1))
+        .map_err(worded)?;
+    if plan.len() != first.subproblems || plan.method() != method {
+        return Err(refuse(
+            file,
+            "its split does not match this version's".into(),
+        ));
+    }
+    if first.shards > plan.len() {
+        return Err(refuse(
+            file,
+            format!(
+                "{} shards of {} sub-problems cannot be; the file was edited or damaged",
+                first.shards,
+                plan.len()
+            ),
+        ));
+    }
+    Ok((engine, plan))
+}
