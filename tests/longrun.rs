@@ -260,7 +260,10 @@ fn missing_foreign_and_damaged_shards_are_refused_by_name() {
         .args(&files[..2])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("missing 1 shard: 3/3"));
+        .stderr(
+            predicate::str::contains("missing 1 shard: 3/3")
+                .and(predicate::str::contains("of one core")),
+        );
     let foreign = run_shards(dir.path(), 13, 3);
     nqueens()
         .arg("merge")

@@ -121,13 +121,44 @@ fn one_per_number<'a>(files: &'a [Read<'a>]) -> Result<BTreeMap<usize, &'a Read<
         .map(|i| format!("{i}/{k}"))
         .collect();
     if !missing.is_empty() {
-        return Err(Failure::refused(format!(
-            "missing {}: {} (every shard of the count must be given)",
-            nqueens::words::plural(missing.len() as u64, "shard"),
+        let shown = if missing.len() > 20 {
+            format!("{}, ...", missing[..20].join(", "))
+        } else {
             missing.join(", ")
+        };
+        return Err(Failure::refused(format!(
+            "missing {}: {shown} (every shard of the count must be given){}",
+            nqueens::words::plural(missing.len() as u64, "shard"),
+            still_to_do(&by_number, missing.len())
         )));
     }
     Ok(by_number)
+}
+
+/// What the missing shards should take, from the core-seconds the given ones took
+/// (shards of one count are of about equal work). Empty when the files do not say (written before runs were recorded).
+fn still_to_do(given: &BTreeMap<usize, &Read>, missing: usize) -> String {
+    let core_seconds: Vec<f64> = given
+        .values()
+        .map(|r| {
+            r.shard
+                .runs
+                .iter()
+                .map(|run| run.seconds * (run.threads * run.ranks.max(1)) as f64)
+                .sum()
+        })
+        .filter(|&s: &f64| s > 0.0)
+        .collect();
+    if core_seconds.is_empty() {
+        return String::new();
+    }
+    let mean = core_seconds.iter().sum::<f64>() / core_seconds.len() as f64;
+    format!(
+        "; they should take about {} of one core ({:.1} core-hours), as the {} given did",
+        nqueens::words::duration(mean * missing as f64),
+        mean * missing as f64 / 3600.0,
+        core_seconds.len()
+    )
 }
 
 /// Two results of one shard: the same counts for every sub-problem, or a failed check.
