@@ -2,6 +2,7 @@
 # A Slurm job array that counts N in K shards, one array task per shard, each task on
 # the cores Slurm gives it, each resumable from its own checkpoint if requeued.
 #
+#   scripts/slurm-plan.sh 23 12 8                      # how many tasks: the sbatch line
 #   sbatch --array=1-16 scripts/slurm-array.sh 20     # N = 20 in 16 shards
 #   nqueens merge results/n20-shard-*.json           # once every task has finished
 #
