@@ -190,12 +190,25 @@ impl Engine {
     /// As [`Engine::prepare`], for a run that counts one of `parts` equal shares of the
     /// sub-problems (a shard): the memory it needs is its share's.
     pub fn prepare_part(&self, n: usize, parts: usize) -> Result<Plan, Error> {
-        self.prepare_by(self.method_for(n), n, parts)
+        self.prepare_by(self.method_for(n), n, parts, false)
+    }
+
+    /// As [`Engine::prepare_part`], with each sub-problem counted by the method's other
+    /// decomposition (see [`Sizing::other_way`]): the same ids and counts by another
+    /// path, to check a result by. A board with one way only is an error.
+    pub fn prepare_other_way(&self, n: usize, parts: usize) -> Result<Plan, Error> {
+        self.prepare_by(self.method_for(n), n, parts, true)
     }
 
     /// Splits board `n` by `method`, whatever the options choose (the projection's node
     /// rate is backtracking's).
-    pub(crate) fn prepare_by(&self, method: Method, n: usize, parts: usize) -> Result<Plan, Error> {
+    pub(crate) fn prepare_by(
+        &self,
+        method: Method,
+        n: usize,
+        parts: usize,
+        other_way: bool,
+    ) -> Result<Plan, Error> {
         if !(1..=MAX_N).contains(&n) {
             return Err(Error::BoardSize(n));
         }
@@ -203,9 +216,11 @@ impl Engine {
             split_depth: self.split_depth,
             table_budget: self.table_budget(method, n),
             parts,
+            other_way,
         };
         Plan::new(method, n, &sizing).map_err(|refusal| match refusal {
             Refusal::BoardSize => Error::BoardSize(n),
+            Refusal::NoOtherWay => Error::NoOtherWay { n, method },
             Refusal::Memory { needed, budget } => Error::Memory {
                 n,
                 needed: needed.saturating_add(self.workers_bytes(method, n)),

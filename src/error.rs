@@ -33,6 +33,13 @@ pub enum Error {
     },
     /// The kernel level is not one this CPU runs.
     Kernel(KernelLevel),
+    /// Another decomposition was asked of a method that counts board `n` one way only.
+    NoOtherWay {
+        /// Board side.
+        n: usize,
+        /// The method.
+        method: Method,
+    },
     /// The half-board join's tables for board `n` need more memory than the budget.
     Memory {
         /// Board side.
@@ -74,6 +81,10 @@ impl fmt::Display for Error {
                 f,
                 "the results of N = {n} do not add up: a total of {total} has no whole orbit \
                  split, so a sub-problem's result is wrong"
+            ),
+            Error::NoOtherWay { n, method } => write!(
+                f,
+                "N = {n} by {method} is counted one way only: it has no second decomposition"
             ),
             Error::Kernel(kernel) => {
                 let here: Vec<&str> = KernelLevel::available().iter().map(|k| k.name()).collect();

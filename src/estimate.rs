@@ -64,7 +64,7 @@ fn node_rate(engine: &Engine, n: usize, budget: f64, stop: Option<&AtomicBool>) 
     // Board 12 at least (a smaller board, whose count is projected too, runs too fast to
     // time: N = 10 was projected at an hour), 16 at most.
     for board in 12..=n.clamp(12, 16) {
-        let Ok(plan) = engine.prepare_by(Method::Backtrack, board, 1) else {
+        let Ok(plan) = engine.prepare_by(Method::Backtrack, board, 1, false) else {
             break;
         };
         let ids: Vec<usize> = (0..plan.len()).collect();

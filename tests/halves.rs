@@ -173,3 +173,33 @@ fn auto_is_a_function_of_the_board_and_the_budget_alone() {
         Err(Error::Memory { n: 16, .. })
     ));
 }
+
+#[test]
+fn the_other_decomposition_counts_every_sub_problem_the_same() {
+    let engine = nqueens::Engine::new(&Options {
+        threads: Some(2),
+        method: MethodChoice::Only(Method::Halves),
+        ..Options::default()
+    })
+    .unwrap();
+    for n in (4..=14).step_by(2) {
+        let (usual, other) = (
+            engine.prepare(n).unwrap(),
+            engine.prepare_other_way(n, 1).unwrap(),
+        );
+        let count = |plan: &nqueens::Plan| {
+            let mut by_id = engine.run(plan, &Default::default(), &NoProgress);
+            by_id.sort_unstable_by_key(|&(id, _)| id);
+            by_id
+                .into_iter()
+                .map(|(id, t)| (id, t.solutions))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(count(&usual), count(&other), "N = {n}");
+    }
+    // Odd boards and backtracking have one way only.
+    assert!(matches!(
+        engine.prepare_other_way(13, 1),
+        Err(nqueens::Error::NoOtherWay { n: 13, .. })
+    ));
+}

@@ -80,7 +80,21 @@ fn recount_passes_honest_work_and_names_a_forged_count() {
         .arg(&files[0])
         .assert()
         .success()
-        .stdout(predicate::str::contains("0 differ"));
+        .stdout(
+            predicate::str::contains("0 differ")
+                .and(predicate::str::contains("other decomposition")),
+        );
+    // An odd board has one decomposition: a second kernel only.
+    let odd_dir = tempfile::tempdir().unwrap();
+    let odd = shards(odd_dir.path(), 13, 1);
+    let out = nqueens()
+        .args(["recount", "--json", "--sample", "100"])
+        .arg(&odd[0])
+        .assert()
+        .success();
+    assert!(
+        String::from_utf8_lossy(&out.get_output().stdout).contains("\"other_decomposition\":false")
+    );
     // A count changed by someone who knows the format: checksum and digest made anew.
     let mut shard: ShardResult = parse(&std::fs::read_to_string(&files[1]).unwrap()).unwrap();
     let forged = shard.results[3].0;

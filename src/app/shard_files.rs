@@ -64,12 +64,16 @@ pub fn refuse(file: &Path, why: String) -> Failure {
 
 /// The engine and plan that give the shards' sub-problem ids, or a refusal when this
 /// version splits the count otherwise.
+///
+/// With `other_way`, the plan counts each sub-problem by the method's other
+/// decomposition where it has one (the returned flag says whether it did).
 pub fn plan_of(
     first: &ShardResult,
     file: &Path,
     threads: Option<usize>,
     kernel: KernelArg,
-) -> Result<(Engine, Plan), Failure> {
+    other_way: bool,
+) -> Result<(Engine, Plan, bool), Failure> {
     let method = Method::from_name(&first.method).ok_or_else(|| {
         refuse(
             file,
@@ -92,9 +96,17 @@ pub fn plan_of(
     };
     let engine = Engine::new(&options).map_err(worded)?;
     // A run of one shard needs only its share of the tables.
-    let plan = engine
-        .prepare_part(first.n, first.shards.max(1))
-        .map_err(worded)?;
+    let parts = first.shards.max(1);
+    let (plan, other_way) = match other_way {
+        true => match engine.prepare_other_way(first.n, parts) {
+            Ok(plan) => (plan, true),
+            Err(nqueens::Error::NoOtherWay { .. }) => {
+                (engine.prepare_part(first.n, parts).map_err(worded)?, false)
+            }
+            Err(e) => return Err(worded(e)),
+        },
+        false => (engine.prepare_part(first.n, parts).map_err(worded)?, false),
+    };
     if plan.len() != first.subproblems || plan.method() != method {
         return Err(refuse(
             file,
@@ -111,5 +123,5 @@ pub fn plan_of(
             ),
         ));
     }
-    Ok((engine, plan))
+    Ok((engine, plan, other_way))
 }

@@ -163,6 +163,11 @@ pub struct Sizing {
     /// The run counts one of this many equal shares of the sub-problems (a shard; 1 or 0:
     /// the whole count), and needs only its share's memory.
     pub parts: usize,
+    /// Count each sub-problem by the method's other decomposition, where it has one (the
+    /// join's even boards: row sets pin by pin where they would be counted whole, and
+    /// whole where pin by pin): the same counts by another path, to check a result by.
+    /// A method without one refuses it ([`Refusal::NoOtherWay`]).
+    pub other_way: bool,
 }
 
 /// A count split into sub-problems by one method.
@@ -186,10 +191,19 @@ impl Plan {
                 if !Method::Backtrack.boards().contains(&n) {
                     return Err(Refusal::BoardSize);
                 }
+                if sizing.other_way {
+                    return Err(Refusal::NoOtherWay);
+                }
                 let depth = sizing.split_depth.unwrap_or_else(|| default_split_depth(n));
                 Kind::Backtrack(Split::new(n, depth))
             }
-            Method::Halves => Kind::Halves(Join::new(n, sizing.table_budget, sizing.parts.max(1))?),
+            Method::Halves => {
+                let join = Join::new(n, sizing.table_budget, sizing.parts.max(1))?;
+                match sizing.other_way {
+                    false => Kind::Halves(join),
+                    true => Kind::Halves(join.the_other_way().ok_or(Refusal::NoOtherWay)?),
+                }
+            }
         };
         Ok(Plan { kind })
     }

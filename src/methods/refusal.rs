@@ -13,4 +13,6 @@ pub enum Refusal {
         /// The budget, in bytes.
         budget: Option<u64>,
     },
+    /// Another decomposition was asked of a method or board that has one only.
+    NoOtherWay,
 }

@@ -26,7 +26,7 @@ pub fn run(args: &MergeArgs) -> Result<(), Failure> {
     same_count(&files)?;
     let shards = one_per_number(&files)?;
     let first = &shards.values().next().expect("one file at least").shard;
-    let (engine, plan) = plan_of(first, files[0].file, args.threads, KernelArg::Auto)?;
+    let (engine, plan, _) = plan_of(first, files[0].file, args.threads, KernelArg::Auto, false)?;
     let parts = plan.partition(first.shards);
     let mut tallies: Vec<Option<Tally>> = vec![None; plan.len()];
     for read in shards.values() {

@@ -1,6 +1,8 @@
 //! `nqueens recount FILE`: a random sample of a shard result's sub-problems counted again,
-//! with a kernel none of the file's runs used where this CPU has one, each count compared
-//! with the file's. Volunteer grids check their results by a quorum of two; this checks
+//! with a kernel none of the file's runs used where this CPU has one and, where the method
+//! has one, by its other decomposition (the join's even boards: row sets pin by pin where
+//! they were counted whole, and whole where pin by pin), each count compared with the
+//! file's. Volunteer grids check their results by a quorum of two; this checks
 //! one at a chosen fraction of the cost.
 
 use crate::app::args::RecountArgs;
@@ -28,6 +30,9 @@ struct JsonRecount {
     recounted: usize,
     seed: u64,
     kernel: &'static str,
+    /// Whether each sub-problem was counted by the method's other decomposition (the
+    /// join's even boards); else by the same one, with another kernel.
+    other_decomposition: bool,
     /// Kernels of the runs that wrote the file.
     file_kernels: Vec<String>,
     /// Sub-problems whose count differs from the file's.
@@ -41,7 +46,7 @@ pub fn run(args: &RecountArgs) -> Result<(), Failure> {
         KernelArg::Auto => KernelArg::from_level(other_kernel(shard)),
         chosen => chosen,
     };
-    let (engine, plan) = plan_of(shard, read.file, args.threads, kernel)?;
+    let (engine, plan, other_way) = plan_of(shard, read.file, args.threads, kernel, true)?;
     let seed = args.seed.unwrap_or_else(|| fastrand::u64(..));
     let sample = sample_of(shard, args.sample, seed);
     let stop = Stop::on_signals("stopping; the recount is abandoned")?;
@@ -77,6 +82,7 @@ pub fn run(args: &RecountArgs) -> Result<(), Failure> {
         recounted: counted.len(),
         seed,
         kernel: engine.kernel().name(),
+        other_decomposition: other_way,
         file_kernels: file_kernels(shard),
         differ,
     };
@@ -144,7 +150,7 @@ fn print(report: &JsonRecount, json: bool) -> Result<(), Failure> {
         &mut out,
         &format!(
             "shard {}/{} of N = {} by {}: recounted {} of {} (seed {}) with kernel {} \
-             (the file's runs: {}); {agree} agree, {} differ",
+             (the file's runs: {}){}; {agree} agree, {} differ",
             report.shard,
             report.shards,
             report.n,
@@ -157,6 +163,11 @@ fn print(report: &JsonRecount, json: bool) -> Result<(), Failure> {
                 "unrecorded".to_string()
             } else {
                 report.file_kernels.join(", ")
+            },
+            if report.other_decomposition {
+                ", each by the other decomposition"
+            } else {
+                ""
             },
             report.differ.len()
         ),

@@ -29,6 +29,9 @@ pub struct Join {
     pieces: Pieces,
     /// East's half-boards from which an even row set is counted pin by pin (`inner`).
     pin_from: usize,
+    /// Count each even row set the other way: pin by pin where it would be counted
+    /// whole, and whole where pin by pin (a second decomposition, to check a count by).
+    other_way: bool,
 }
 
 /// The sub-problems, by the board's parity.
@@ -78,12 +81,24 @@ impl Join {
             table: QuadrantTable::new(geometry.side),
             pieces,
             pin_from: PIN_FROM,
+            other_way: false,
         };
         let needed = memory::table_bytes_for(n, join.len(), parts);
         if budget.is_some_and(|budget| needed > budget) {
             return Err(Refusal::Memory { needed, budget });
         }
         Ok(join)
+    }
+
+    /// The same plan, each even row set counted the other way (pin by pin where it would
+    /// be counted whole, and whole where pin by pin); `None` for an odd board, which has
+    /// one way only.
+    pub fn the_other_way(mut self) -> Option<Join> {
+        if self.geometry.is_cross() {
+            return None;
+        }
+        self.other_way = true;
+        Some(self)
     }
 
     /// Sub-problems: counted row sets (an odd board's: see `cross`).
@@ -235,7 +250,7 @@ impl Join {
         // West's half-boards count by class (how many long diagonals they hold).
         let plain_weight = self.plain_weight(east_rows);
         let weights = [plain_weight, 2, 4];
-        let solutions = if patterns.len() < self.pin_from {
+        let solutions = if (patterns.len() < self.pin_from) != self.other_way {
             let whole = InnerPin::none(g, west_rows);
             self.count_west(std::iter::once(whole), weights, scratch, &mut nodes, halted)?
         } else {
