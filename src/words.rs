@@ -29,6 +29,16 @@ pub fn shorten(text: &str) -> String {
     shown
 }
 
+/// The first `keep` items joined by ", ", then ", ..." if there are more: a list in a
+/// message that cannot grow without bound.
+pub fn first_of<T: std::fmt::Display>(items: &[T], keep: usize) -> String {
+    let mut words: Vec<String> = items.iter().take(keep).map(T::to_string).collect();
+    if items.len() > keep {
+        words.push("...".into());
+    }
+    words.join(", ")
+}
+
 /// Bytes in MB or GB, for messages: "64 MB", "12 GB".
 pub fn human_bytes(bytes: u64) -> String {
     if bytes >= 10_000_000_000 {

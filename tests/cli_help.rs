@@ -36,21 +36,7 @@ fn version_names_the_kernels_of_this_cpu() {
 
 #[test]
 fn every_command_has_a_manual_page_with_the_exit_status() {
-    let commands = [
-        "count",
-        "verify",
-        "bench",
-        "solve",
-        "find",
-        "check",
-        "trace",
-        "merge",
-        "recount",
-        "estimate",
-        "completions",
-        "man",
-    ];
-    for command in commands {
+    for command in common::COMMANDS {
         let out = nqueens().args(["man", command]).assert().success();
         let page = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
         assert!(page.contains(&format!("nqueens\\-{command}")), "{command}");
@@ -67,7 +53,7 @@ fn every_command_has_a_manual_page_with_the_exit_status() {
         .map(|e| e.unwrap().file_name().into_string().unwrap())
         .collect();
     pages.sort();
-    assert_eq!(pages.len(), commands.len() + 1);
+    assert_eq!(pages.len(), common::COMMANDS.len() + 1);
     assert!(pages.contains(&"nqueens.1".to_string()));
     nqueens()
         .args(["man", "counts"])

@@ -168,23 +168,35 @@ fn every_command_has_one_status_per_class() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
     let commands: std::collections::BTreeSet<&str> = table.iter().map(|row| row.0).collect();
-    assert_eq!(commands.len(), 12, "a row for every command: {commands:?}");
+    let every: std::collections::BTreeSet<&str> = common::COMMANDS.into_iter().collect();
+    assert_eq!(commands, every, "a row for every command");
 }
 
-/// Starts `args` and sends `signal` once it has run for `after`; returns the status.
-fn stopped_by(args: &[&str], signal: &str, after: Duration) -> (Option<i32>, Duration) {
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin("nqueens"))
+/// Starts `args`, stdout dropped, stderr piped.
+fn started(args: &[&str]) -> std::process::Child {
+    Command::new(assert_cmd::cargo::cargo_bin("nqueens"))
         .args(args)
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
-        .unwrap();
-    std::thread::sleep(after);
-    let sent = Instant::now();
-    Command::new("kill")
+        .unwrap()
+}
+
+/// Sends `signal` (a name: INT, TERM, HUP) to `child`.
+fn send(signal: &str, child: &std::process::Child) {
+    let status = Command::new("kill")
         .args([format!("-{signal}"), child.id().to_string()])
         .status()
         .unwrap();
+    assert!(status.success());
+}
+
+/// Starts `args` and sends `signal` once it has run for `after`; returns the status.
+fn stopped_by(args: &[&str], signal: &str, after: Duration) -> (Option<i32>, Duration) {
+    let mut child = started(args);
+    std::thread::sleep(after);
+    let sent = Instant::now();
+    send(signal, &child);
     let status = child.wait().unwrap();
     (status.code(), sent.elapsed())
 }
@@ -218,21 +230,7 @@ fn long_commands_stop_on_a_signal_with_its_status() {
 
 #[test]
 fn help_and_manual_pages_state_the_same_statuses() {
-    let commands = [
-        "count",
-        "verify",
-        "bench",
-        "solve",
-        "find",
-        "check",
-        "trace",
-        "merge",
-        "recount",
-        "estimate",
-        "completions",
-        "man",
-    ];
-    for command in commands {
+    for command in common::COMMANDS {
         let help = nqueens().args([command, "--help"]).output().unwrap();
         let help = String::from_utf8_lossy(&help.stdout);
         assert!(
@@ -259,12 +257,7 @@ fn help_and_manual_pages_state_the_same_statuses() {
 /// SIGINT: a long command says what is ahead before the work starts.
 fn says_before_starting(args: &[&str], words: &[&str]) {
     use std::io::Read;
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin("nqueens"))
-        .args(args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = started(args);
     let mut stderr = child.stderr.take().unwrap();
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
@@ -286,10 +279,7 @@ fn says_before_starting(args: &[&str], words: &[&str]) {
             Err(_) => break,
         }
     }
-    Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
+    send("INT", &child);
     let status = child.wait().unwrap();
     assert!(
         words.iter().all(|w| said.contains(w)),
@@ -309,4 +299,30 @@ fn long_commands_project_first() {
         &["N = 30", "projected", "Ctrl-C stops it"],
     );
     says_before_starting(&["verify", "14..29"], &["N = 29", "ends the range"]);
+}
+
+#[test]
+fn signals_the_parent_ignored_still_stop_every_command() {
+    // A script's background job starts with SIGINT ignored; `trap '' INT` does the same.
+    let bin = assert_cmd::cargo::cargo_bin("nqueens");
+    for command in [
+        "estimate 27",
+        "count 28 --quiet",
+        "solve 18 --force",
+        "trace 30 --plain --solutions-only",
+    ] {
+        let mut child = Command::new("sh")
+            .arg("-c")
+            .arg(format!("trap '' INT; exec '{}' {command}", bin.display()))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(500));
+        let sent = Instant::now();
+        send("INT", &child);
+        let status = child.wait().unwrap();
+        assert_eq!(status.code(), Some(130), "{command}");
+        assert!(sent.elapsed() < Duration::from_secs(10), "{command}");
+    }
 }

@@ -57,7 +57,7 @@ pub fn run() -> ExitCode {
             "cannot write to standard output: it is closed (Bad file descriptor); nothing \
              was run",
         )),
-        false => dispatch(&args, version),
+        false => signals::watch().and_then(|()| dispatch(&args, version)),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

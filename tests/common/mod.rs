@@ -15,6 +15,22 @@ pub fn nqueens() -> Command {
     Command::cargo_bin("nqueens").expect("binary built")
 }
 
+/// Every subcommand, as `nqueens --help` lists them.
+pub const COMMANDS: [&str; 12] = [
+    "count",
+    "verify",
+    "bench",
+    "solve",
+    "find",
+    "check",
+    "trace",
+    "merge",
+    "recount",
+    "estimate",
+    "completions",
+    "man",
+];
+
 /// The most threads the command line accepts on this machine: 128 per CPU, at most 1,024.
 pub fn max_threads() -> usize {
     let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());

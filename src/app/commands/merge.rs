@@ -121,14 +121,10 @@ fn one_per_number<'a>(files: &'a [Read<'a>]) -> Result<BTreeMap<usize, &'a Read<
         .map(|i| format!("{i}/{k}"))
         .collect();
     if !missing.is_empty() {
-        let shown = if missing.len() > 20 {
-            format!("{}, ...", missing[..20].join(", "))
-        } else {
-            missing.join(", ")
-        };
         return Err(Failure::refused(format!(
-            "missing {}: {shown} (every shard of the count must be given){}",
+            "missing {}: {} (every shard of the count must be given){}",
             nqueens::words::plural(missing.len() as u64, "shard"),
+            nqueens::words::first_of(&missing, 20),
             still_to_do(&by_number, missing.len())
         )));
     }
@@ -181,21 +177,15 @@ fn compare_twins(a: &Read, b: &Read) -> Result<(), Failure> {
     if differ.is_empty() {
         return Ok(());
     }
-    let shown: Vec<String> = differ.iter().take(10).map(usize::to_string).collect();
-    let more = if differ.len() > shown.len() {
-        ", ..."
-    } else {
-        ""
-    };
     Err(Failure::failed(format!(
-        "{} and {} are both shard {}/{} and disagree on {}: {}{more}; run that shard again \
-         to settle it",
+        "{} and {} are both shard {}/{} and disagree on {}: {}; run that shard again to \
+         settle it",
         a.file.display(),
         b.file.display(),
         a.shard.shard,
         a.shard.shards,
         nqueens::words::plural(differ.len() as u64, "sub-problem"),
-        shown.join(", ")
+        nqueens::words::first_of(&differ, 10)
     )))
 }
 

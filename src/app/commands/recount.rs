@@ -92,7 +92,7 @@ pub fn run(args: &RecountArgs) -> Result<(), Failure> {
             "{}: {} of the sample counted differently: {}; count that shard again",
             args.file.display(),
             plural(report.differ.len() as u64, "sub-problem"),
-            shown(&report.differ)
+            nqueens::words::first_of(&report.differ, 10)
         )));
     }
     Ok(())
@@ -126,15 +126,6 @@ fn sample_of(shard: &ShardResult, percent: f64, seed: u64) -> Vec<usize> {
     ids.truncate(take);
     ids.sort_unstable();
     ids
-}
-
-/// Up to ten ids, then "...".
-fn shown(ids: &[usize]) -> String {
-    let mut words: Vec<String> = ids.iter().take(10).map(usize::to_string).collect();
-    if ids.len() > 10 {
-        words.push("...".into());
-    }
-    words.join(", ")
 }
 
 fn print(report: &JsonRecount, json: bool) -> Result<(), Failure> {

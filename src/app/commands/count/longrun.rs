@@ -115,7 +115,8 @@ pub struct Saved {
     pub runs: Vec<Run>,
 }
 
-/// Reads a checkpoint for this numbering of sub-problems, or refuses it (leaving it unchanged) with the reason.
+/// Reads a checkpoint for this numbering of sub-problems, or refuses it (leaving it
+/// unchanged) with the reason.
 pub fn load_checkpoint(path: &Path, numbering: &Numbering) -> Result<Saved, Failure> {
     let refuse = |why: String| {
         Failure::refused(format!(
