@@ -336,11 +336,12 @@ fn a_memory_limit_is_a_refusal_naming_the_need_never_an_abort() {
     let nq = assert_cmd::cargo::cargo_bin("nqueens");
     let dir = tempfile::tempdir().unwrap();
     for args in [
-        "count 23 --method halves",
-        "count 23 --method halves --shard 1/1000 --output shard.json",
+        "count 28 --method halves",
+        "count 28 --method halves --shard 1/1000 --output shard.json",
     ] {
-        // 400 MB of address space: a count of N = 23 by halves, or a thousandth of it,
-        // needs its 550 MB table.
+        // 400 MB of address space: a count of N = 28 by halves, or a thousandth of it,
+        // needs room for a row set's four quadrants (944 MB) and its workers' buffers
+        // (a count whose table alone does not fit keeps a smaller room: see halves.rs).
         let out = std::process::Command::new("sh")
             .arg("-c")
             .arg(format!(

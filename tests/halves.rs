@@ -147,18 +147,24 @@ fn a_board_whose_tables_cannot_fit_is_refused_before_the_work() {
 
 #[test]
 fn auto_is_a_function_of_the_board_and_the_budget_alone() {
-    let table = Method::Halves.table_bytes(16);
+    let table = Method::Halves.table_bytes(16, None);
     assert_eq!(auto_method(16, Some(table), 0), Method::Halves);
-    assert_eq!(auto_method(16, Some(table - 1), 0), Method::Backtrack);
+    // Short of the whole table, the join keeps what room it has, down to the slabs of a
+    // row set's four quadrants (what it holds with no room to spare).
+    let least = Method::Halves.table_bytes(16, Some(0));
+    assert!(least < table);
+    assert_eq!(auto_method(16, Some(table - 1), 0), Method::Halves);
+    assert_eq!(auto_method(16, Some(least), 0), Method::Halves);
+    assert_eq!(auto_method(16, Some(least - 1), 0), Method::Backtrack);
     // Each worker's buffers come out of the same budget.
     let buffers = 2 * Method::Halves.worker_bytes(16);
-    assert_eq!(auto_method(16, Some(table + buffers), 2), Method::Halves);
+    assert_eq!(auto_method(16, Some(least + buffers), 2), Method::Halves);
     assert_eq!(
-        auto_method(16, Some(table + buffers - 1), 2),
+        auto_method(16, Some(least + buffers - 1), 2),
         Method::Backtrack
     );
     let tight = Options {
-        memory_budget: Some(table - 1),
+        memory_budget: Some(least - 1),
         ..Options::default()
     };
     let got = count(16, &tight, &NoProgress).unwrap();

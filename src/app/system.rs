@@ -28,13 +28,18 @@ pub fn available_cpus() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
+/// The CPU's model name, as the system reports it (the architecture where it does not).
+pub fn cpu_name() -> String {
+    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    field(&cpuinfo, "model name")
+        .or_else(|| field(&cpuinfo, "Processor"))
+        .unwrap_or_else(|| std::env::consts::ARCH.to_string())
+}
+
 /// The machine and build, for a benchmark report.
 pub fn describe() -> Machine {
     let read = |path: &str| std::fs::read_to_string(path).unwrap_or_default();
-    let cpuinfo = read("/proc/cpuinfo");
-    let cpu = field(&cpuinfo, "model name")
-        .or_else(|| field(&cpuinfo, "Processor"))
-        .unwrap_or_else(|| std::env::consts::ARCH.to_string());
+    let cpu = cpu_name();
     let memory_bytes = kib_field(&read("/proc/meminfo"), "MemTotal").unwrap_or(0);
     let release = read("/etc/os-release");
     let name = release

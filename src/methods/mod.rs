@@ -94,12 +94,16 @@ impl Method {
         }
     }
 
-    /// Bytes of the tables a whole count of board `n` builds (the join's quadrant table;
-    /// backtracking has none).
-    pub fn table_bytes(self, n: usize) -> u64 {
+    /// Bytes of the tables a whole count of board `n` holds with `budget` bytes for them
+    /// (`None`: no limit): the join's quadrant table, or as much of it as it keeps where
+    /// the whole does not fit (see `halves::memory::table_room`); backtracking has none.
+    pub fn table_bytes(self, n: usize, budget: Option<u64>) -> u64 {
         match self {
             Method::Backtrack => 0,
-            Method::Halves => halves::memory::table_bytes(n),
+            Method::Halves => {
+                let room = halves::memory::table_room(n, budget);
+                halves::memory::table_bytes(n).min(room)
+            }
         }
     }
 
@@ -140,12 +144,15 @@ pub const HALVES_FROM: usize = 10;
 
 /// The method `auto` picks for `n` with a memory budget of `budget` bytes (`None`: no
 /// limit) on `workers` workers: the join from [`HALVES_FROM`] when it takes the board and
-/// its table fits beside its workers' buffers, else backtracking. A pure function of its
-/// arguments, so every run given the same budget picks the same method.
+/// its table (whole, or the room it keeps where the whole does not fit) fits beside its
+/// workers' buffers, else backtracking. A pure function of its arguments, so every run
+/// given the same budget picks the same method.
 pub fn auto_method(n: usize, budget: Option<u64>, workers: usize) -> Method {
     let buffers = (workers as u64).saturating_mul(Method::Halves.worker_bytes(n));
-    let fits =
-        budget.is_none_or(|budget| Method::Halves.table_bytes(n) <= budget.saturating_sub(buffers));
+    let fits = budget.is_none_or(|budget| {
+        let left = budget.saturating_sub(buffers);
+        Method::Halves.table_bytes(n, Some(left)) <= left
+    });
     if n >= HALVES_FROM && Join::takes(n) && fits {
         Method::Halves
     } else {
@@ -230,7 +237,10 @@ impl Plan {
     pub fn memory_for_part(&self, workers: usize, parts: usize) -> u64 {
         match &self.kind {
             Kind::Backtrack(split) => split.heap_bytes(),
-            Kind::Halves(join) => halves::memory::need_for_part(join.n, join.len(), workers, parts),
+            Kind::Halves(join) => {
+                let room = join.table_room();
+                halves::memory::need_for_part(join.n, join.len(), workers, parts, room)
+            }
         }
     }
 

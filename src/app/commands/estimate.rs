@@ -5,7 +5,7 @@ use crate::app::args::EstimateArgs;
 use crate::app::args::engine::{EngineFlags, worded};
 use crate::app::failure::Failure;
 use crate::app::report::json_seconds;
-use crate::app::system::{available_cpus, print_line};
+use crate::app::system::{available_cpus, cpu_name, print_line};
 use nqueens::Engine;
 use nqueens::words::{duration, human_bytes, plural};
 use serde::Serialize;
@@ -17,8 +17,13 @@ struct JsonEstimate {
     threads: usize,
     subproblems: usize,
     sampled: usize,
+    /// The CPU the sample ran on, and the kernel.
+    cpu: String,
+    kernel: &'static str,
     /// The whole count on `threads` threads.
     seconds: f64,
+    /// The whole count's CPU time, in hours of one core like this machine's.
+    core_hours: f64,
     /// Bytes one process holds at most.
     memory_bytes: u64,
     shards: u64,
@@ -55,6 +60,8 @@ pub fn run(args: &EstimateArgs) -> Result<(), Failure> {
     let p = nqueens::estimate::project(&engine, &plan, args.seconds, available_cpus(), None);
     let per_shard = p.seconds / args.shards as f64;
     let shard_memory = plan.memory_for_part(engine.threads(), args.shards as usize);
+    let core_hours = p.seconds * engine.threads() as f64 / 3600.0;
+    let (cpu, kernel) = (cpu_name(), engine.kernel().name());
     let mut out = std::io::stdout().lock();
     if args.json {
         let json = JsonEstimate {
@@ -63,7 +70,10 @@ pub fn run(args: &EstimateArgs) -> Result<(), Failure> {
             threads: engine.threads(),
             subproblems: p.subproblems,
             sampled: p.sampled,
+            cpu,
+            kernel,
             seconds: json_seconds(p.seconds),
+            core_hours: json_seconds(core_hours),
             memory_bytes: p.memory_bytes,
             shards: args.shards,
             seconds_per_shard: json_seconds(per_shard),
@@ -75,7 +85,7 @@ pub fn run(args: &EstimateArgs) -> Result<(), Failure> {
     print_line(
         &mut out,
         &format!(
-            "N = {} by {}: {} (projected from {})",
+            "N = {} by {}: {} (projected from {} on {cpu}, kernel {kernel})",
             args.n,
             p.method,
             plural(p.subproblems as u64, "sub-problem"),
@@ -85,9 +95,10 @@ pub fn run(args: &EstimateArgs) -> Result<(), Failure> {
     print_line(
         &mut out,
         &format!(
-            "  the whole count: {} on {threads} as fast as this machine's; memory at most {} \
-             per process",
+            "  the whole count: {} on {threads} as fast as this machine's ({} core-hours); \
+             memory at most {} per process",
             duration(p.seconds),
+            core_hours_text(core_hours),
             human_bytes(p.memory_bytes)
         ),
     )?;
@@ -104,4 +115,13 @@ pub fn run(args: &EstimateArgs) -> Result<(), Failure> {
         )?;
     }
     Ok(())
+}
+
+/// Core-hours to about three significant figures (whole ones from 100 up).
+fn core_hours_text(hours: f64) -> String {
+    match hours {
+        h if h >= 100.0 => format!("{h:.0}"),
+        h if h >= 10.0 => format!("{h:.1}"),
+        h => format!("{h:.2}"),
+    }
 }

@@ -4,7 +4,7 @@
 
 use super::geometry::{Geometry, Half, for_each_subset_of};
 use super::piece_pairs::{Classes, FILLER, North, RUN, South, pair_all};
-use super::quadrants::QuadrantTable;
+use super::quadrants::{QuadrantTable, Slab};
 use crate::cpu::Kernel;
 
 /// One thread's buffers for building half-boards: per half, the south pieces of every
@@ -63,6 +63,7 @@ impl HalfScratch {
         }
         let north_shape = g.key_shape(0, half.column);
         let north_slab = table.slab(north_rows);
+        let north_slab: &Slab = &north_slab;
         for_each_subset_of(half.columns, k, |columns| {
             let (from, to) = south_cache.ranges[(half.columns ^ columns) as usize];
             let (from, to) = (from as usize, to as usize);
@@ -114,6 +115,7 @@ impl SouthPieces {
         };
         let shape = g.key_shape(g.south_row, half.column);
         let slab = table.slab(rows);
+        let slab: &Slab = &slab;
         for_each_subset_of(half.columns, rows.count_ones(), |columns| {
             let start = self.keys.len() as u32;
             for &p in slab.pieces(columns) {

@@ -20,6 +20,11 @@ pub const SMALLEST_N: usize = 4;
 /// holds.
 pub const LARGEST_N: usize = 2 * QuadrantTable::MAX_SIDE as usize;
 
+/// Patterns the pair counter holds at once: its bit-sliced blocks take about 64 bytes a
+/// pattern, so a row set whose East has tens of millions of half-boards (N = 28) is
+/// counted a piece of this many at a time, each against every item (the pairs add up).
+const PATTERNS_PER_LOAD: usize = 1 << 22;
+
 /// All the work of one count by halves, split into row sets.
 pub struct Join {
     /// Board side.
@@ -29,6 +34,8 @@ pub struct Join {
     pieces: Pieces,
     /// East's half-boards from which an even row set is counted pin by pin (`inner`).
     pin_from: usize,
+    /// Patterns the pair counter holds at once ([`PATTERNS_PER_LOAD`]).
+    patterns_per_load: usize,
     /// Count each even row set the other way: pin by pin where it would be counted
     /// whole, and whole where pin by pin (a second decomposition, to check a count by).
     other_way: bool,
@@ -64,6 +71,7 @@ impl Join {
             return Err(Refusal::BoardSize);
         }
         let geometry = Geometry::new(n);
+        let room = memory::table_room(n, budget);
         let pieces = if geometry.is_cross() {
             Pieces::Cross(Cross::new(&geometry))
         } else {
@@ -78,12 +86,13 @@ impl Join {
         let join = Join {
             n,
             geometry,
-            table: QuadrantTable::new(geometry.side),
+            table: QuadrantTable::new(geometry.side, room),
             pieces,
             pin_from: PIN_FROM,
+            patterns_per_load: PATTERNS_PER_LOAD,
             other_way: false,
         };
-        let needed = memory::table_bytes_for(n, join.len(), parts);
+        let needed = memory::table_bytes_for(n, join.len(), parts, room);
         if budget.is_some_and(|budget| needed > budget) {
             return Err(Refusal::Memory { needed, budget });
         }
@@ -140,6 +149,11 @@ impl Join {
             std::cmp::Ordering::Equal => 1,
             std::cmp::Ordering::Greater => 0,
         }
+    }
+
+    /// Bytes of slabs the table keeps (see `memory::table_room`).
+    pub fn table_room(&self) -> u64 {
+        self.table.room()
     }
 
     /// Bytes held by the shared table now.
@@ -304,11 +318,13 @@ impl Join {
                 continue;
             }
             let [plain, one, both] = classes.each_ref().map(Vec::as_slice);
-            counter.load(east, &[plain, one, both]);
-            // A West half-board holds no long diagonal its pin's queen holds.
-            for (items, weight) in classes.iter().zip(&weights[part.class..]) {
-                if !items.is_empty() {
-                    solutions += weight * counter.count_until(items, halted)?;
+            for east in east.chunks(self.patterns_per_load) {
+                counter.load(east, &[plain, one, both]);
+                // A West half-board holds no long diagonal its pin's queen holds.
+                for (items, weight) in classes.iter().zip(&weights[part.class..]) {
+                    if !items.is_empty() {
+                        solutions += weight * counter.count_until(items, halted)?;
+                    }
                 }
             }
         }
@@ -353,7 +369,7 @@ impl Join {
                 let out = std::slice::from_mut(&mut *west);
                 half.collect(g, &self.table, pin.west, pin.west_rows, true, out);
             }
-            let found = count_pairs(counter, east, west, halted);
+            let found = count_pairs(counter, east, west, self.patterns_per_load, halted);
             match (&mut tally, found) {
                 (Some(tally), Some(found)) => {
                     tally.solutions += pin.weight * found;
@@ -410,20 +426,30 @@ pub struct Scratch {
 }
 
 /// How many pairs of `a` and `b` share no bit, `None` if halted: the smaller side is
-/// bit-sliced (loading costs by the patterns, counting by the pairs).
+/// bit-sliced (loading costs by the patterns, counting by the pairs), `per_load` of them
+/// at a time.
 #[inline(always)]
 fn count_pairs(
     counter: &mut PairCounter,
     a: &[u64],
     b: &[u64],
+    per_load: usize,
     halted: &dyn Fn() -> bool,
 ) -> Option<u64> {
     let (patterns, items) = if a.len() <= b.len() { (a, b) } else { (b, a) };
     if patterns.is_empty() {
         return Some(0);
     }
-    counter.load(patterns, &[items]);
-    counter.count_until(items, halted)
+    if patterns.len() <= per_load {
+        counter.load(patterns, &[items]);
+        return counter.count_until(items, halted);
+    }
+    let mut pairs = 0;
+    for patterns in patterns.chunks(per_load) {
+        counter.load(patterns, &[items]);
+        pairs += counter.count_until(items, halted)?;
+    }
+    Some(pairs)
 }
 
 #[cfg(test)]
@@ -472,6 +498,35 @@ pub(super) mod tests {
                         "n = {n}, {id}, {kernel:?}"
                     );
                     assert!(by_whole.solutions == 0 || by_pin.nodes > 0);
+                }
+            }
+        }
+    }
+
+    /// Counted with the pair counter holding a few patterns at a time (as the largest
+    /// boards' row sets are) and a table with room for four slabs (letting go of the
+    /// others), every board's total is the same, pinned and whole.
+    #[test]
+    fn totals_are_the_same_counted_in_small_pieces_with_little_room() {
+        let kernel = Kernel::detect();
+        for n in SMALLEST_N..=14 {
+            let room = 4 * QuadrantTable::slab_bytes(Geometry::new(n).side);
+            for pin_from in [0, PIN_FROM] {
+                let mut plan = Join::new(n, Some(room), 1).unwrap();
+                if n >= 8 {
+                    assert_eq!(plan.table_room(), room, "n = {n}: the table lets slabs go");
+                }
+                (plan.patterns_per_load, plan.pin_from) = (5, pin_from);
+                let mut scratch = plan.scratch(kernel);
+                let total: u128 = (0..plan.len())
+                    .map(|id| {
+                        let tally = plan.solve(id, &mut scratch);
+                        u128::from(plan.weight(id)) * u128::from(tally.solutions)
+                    })
+                    .sum();
+                assert_eq!(Some(total), known(n).map(|k| k.total), "n = {n}");
+                if n >= 8 {
+                    assert!(plan.table.heap_bytes() <= room + (32 << plan.geometry.side));
                 }
             }
         }
@@ -577,25 +632,35 @@ pub(super) mod tests {
 
     #[test]
     fn a_small_shard_needs_only_the_slabs_its_row_sets_touch() {
-        let gigabyte = Some(1u64 << 30);
-        assert!(matches!(
-            Join::new(24, gigabyte, 1),
-            Err(Refusal::Memory { needed, .. }) if needed > 1 << 30
-        ));
-        let shard = Join::new(24, gigabyte, 200_000).expect("a shard of 7 row sets fits");
-        assert_eq!(
-            shard.heap_bytes(),
-            Join::new(24, None, 1).unwrap().heap_bytes()
-        );
+        let gigabyte = 1u64 << 30;
+        let shard = Join::new(24, Some(gigabyte), 200_000).expect("a shard of 7 row sets fits");
+        assert_eq!(shard.table_room(), gigabyte);
+        assert_eq!((shard.built_bytes(), shard.table.slabs_held()), (0, 0));
+        // The whole count does not fit: its table keeps a gigabyte of slabs.
+        assert!(memory::table_bytes(24) > gigabyte);
+        let whole = Join::new(24, Some(gigabyte), 1).expect("a table of limited room");
+        assert_eq!(whole.table_room(), gigabyte);
         assert!(
             Join::new(24, Some(10 << 20), 200_000).is_err(),
-            "but not in 10 MB"
+            "but not in 10 MB: less than a row set's four quadrants"
         );
         // An odd board's row sets touch up to `m + 3` slabs each.
         assert!(memory::table_bytes(25) > 1 << 32);
-        assert!(Join::new(25, gigabyte, 1).is_err());
-        assert!(Join::new(25, gigabyte, 900_000).is_ok(), "3 row sets");
+        assert_eq!(
+            Join::new(25, Some(gigabyte), 1).unwrap().table_room(),
+            gigabyte
+        );
+        assert_eq!(
+            Join::new(25, Some(gigabyte), 900_000).unwrap().table_room(),
+            gigabyte,
+            "3 row sets"
+        );
         assert!(Join::new(25, Some(10 << 20), 900_000).is_err());
+        // The largest boards keep a bounded room whatever the shard.
+        for n in [27, 28] {
+            let join = Join::new(n, None, 1).expect("a table of limited room");
+            assert_eq!(join.table_room(), memory::SHARD_ROOM, "n = {n}");
+        }
     }
 
     #[test]

@@ -15,28 +15,59 @@ pub fn table_bytes(n: usize) -> u64 {
 }
 
 /// Bytes one worker's buffers (the keys of a row set, the bit-sliced patterns, the
-/// south pieces) may reach on board `n`: an envelope of what was measured (peak
-/// memory with more workers less with 1, per worker, on shards). Even boards (8 or 16
-/// workers): N = 18: 1 MB, 20: 7.5 MB, 22: 37 MB; the envelope is 15 MB at N = 20 and
-/// grows 2.5x per N. Odd boards, whose halves are a column narrower and thinned by
-/// the centre's queens (4 workers): N = 21: 6 MB, 23: 28 MB, 25: 80 MB; the envelope
-/// is 10 MB at N = 21 and grows 1.8x per N.
+/// south pieces) may reach on board `n`, with a slab the table let go of while the
+/// worker still reads it: an envelope of what was measured (peak memory with more
+/// workers less with 1, per worker, on shards). Even boards (8 or 16 workers): N = 18:
+/// 1 MB, 20: 7.5 MB, 22: 37 MB; the envelope is 15 MB at N = 20 and grows 2.5x per N,
+/// up to [`WORKER_CAP`] (the pair counter holds a bounded piece of the patterns; one
+/// row set of N = 28 on one worker peaked at 1.35 to 2.09 GB, its table's room of 1 GB
+/// included). Odd boards, whose halves are a column narrower and thinned by the
+/// centre's queens (4 workers): N = 21: 6 MB, 23: 28 MB, 25: 80 MB; on 2 workers,
+/// N = 27: about 650 MB (a shard of 11 row sets peaked at 2.39 GB, its table's room of
+/// 1 GB included); the envelope is 10 MB at N = 21 and grows 2.05x per N.
 pub fn worker_bytes(n: usize) -> u64 {
-    if n % 2 == 1 {
-        (10e6 * 1.8f64.powi(n as i32 - 21)) as u64
+    let buffers = if n % 2 == 1 {
+        10e6 * 2.05f64.powi(n as i32 - 21)
     } else {
-        (15e6 * 2.5f64.powi(n as i32 - 20)) as u64
+        15e6 * 2.5f64.powi(n as i32 - 20)
+    };
+    let slab = QuadrantTable::slab_bytes(Geometry::new(n).side);
+    (buffers as u64).min(WORKER_CAP) + slab
+}
+
+/// The most one worker's buffers take, at N = 26 to 28 (see [`worker_bytes`]).
+pub const WORKER_CAP: u64 = 1_250_000_000;
+
+/// Bytes of slabs the table keeps where the whole table does not fit: room for the
+/// slabs of a few row sets (a row set of N = 28 touches up to 18 slabs, the largest
+/// 236 MB, most far smaller), so that a shard of any size stays within it.
+pub const SHARD_ROOM: u64 = 1 << 30;
+
+/// Without a memory budget, the largest table kept whole (N = 24's is 5 GB); past it,
+/// the table keeps [`SHARD_ROOM`].
+const WHOLE_WITHOUT_BUDGET: u64 = 8 << 30;
+
+/// Bytes of slabs the table of board `n` keeps, given `budget` bytes for it: all it
+/// builds where the whole table fits, else [`SHARD_ROOM`] or the budget, if smaller,
+/// letting go of the least recently used; never less than room for a row set's four
+/// quadrants (less would build a slab again within one row set).
+pub fn table_room(n: usize, budget: Option<u64>) -> u64 {
+    let budget = budget.unwrap_or(WHOLE_WITHOUT_BUDGET);
+    if table_bytes(n) <= budget {
+        return u64::MAX;
     }
+    let quadrants = 4 * QuadrantTable::slab_bytes(Geometry::new(n).side);
+    SHARD_ROOM.min(budget).max(quadrants)
 }
 
 /// Bytes of the table a run needs that counts one of `parts` shares of the
-/// `subproblems`: at most the slabs those touch, never more than the whole table.
-/// An even board's row set touches four (north and south, east and west), and one
-/// more for each of West's rows when counted pin by pin (see `inner`): `side + 4`; an
-/// odd board's `side + 3` (see `cross`).
-pub fn table_bytes_for(n: usize, subproblems: usize, parts: usize) -> u64 {
+/// `subproblems` in a table of `room` bytes ([`table_room`]): at most the slabs those
+/// touch, never more than the whole table nor than its room.
+pub fn table_bytes_for(n: usize, subproblems: usize, parts: usize, room: u64) -> u64 {
     let touched = subproblems.div_ceil(parts.max(1)) as u64;
-    table_bytes(n).min(touched.saturating_mul(row_set_bytes(n)))
+    table_bytes(n)
+        .min(touched.saturating_mul(row_set_bytes(n)))
+        .min(room)
 }
 
 /// Bytes of the largest slabs one sub-problem of board `n` may touch (and so add to
@@ -49,9 +80,9 @@ pub fn row_set_bytes(n: usize) -> u64 {
 }
 
 /// Bytes a run of one of `parts` shares (1: the whole count) of a plan of
-/// `subproblems` needs with `workers` workers: its part of the table and every
-/// worker's buffers.
-pub fn need_for_part(n: usize, subproblems: usize, workers: usize, parts: usize) -> u64 {
-    table_bytes_for(n, subproblems, parts)
+/// `subproblems` needs with `workers` workers and a table of `room` bytes: its part of
+/// the table and every worker's buffers.
+pub fn need_for_part(n: usize, subproblems: usize, workers: usize, parts: usize, room: u64) -> u64 {
+    table_bytes_for(n, subproblems, parts, room)
         .saturating_add((workers as u64).saturating_mul(worker_bytes(n)))
 }

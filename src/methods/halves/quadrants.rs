@@ -7,19 +7,60 @@
 //! sets in the square's own coordinates: for a queen on local row `r` and column `c`,
 //! bit `r + c` of the first and bit `r - c + side - 1` of the second.
 
-use std::sync::OnceLock;
+use std::ops::Deref;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 /// The placements of one square, grouped by (rows, columns), built by need: one slab per
 /// set of rows, made the first time a count asks for it (by whichever worker asks), and
-/// kept, read-only, for the rest of the run. A shard builds only the slabs its row sets
-/// touch, so its start-up and memory follow its own work, not the whole board's.
+/// kept, read-only, while it fits. A shard builds only the slabs its row sets touch, so
+/// its start-up and memory follow its own work, not the whole board's; and a table given
+/// less room than all its slabs take (the largest boards: side 14 holds 540 GB) lets go
+/// of the slabs asked for longest ago, so its memory stays within that room whatever the
+/// shard.
 pub struct QuadrantTable {
     side: u32,
-    /// Slab `rows` at `slabs[rows]`, once built.
-    slabs: Vec<OnceLock<Slab>>,
-    /// Bytes of every slab built so far.
+    store: Store,
+    /// Bytes of every slab built so far, those let go of included.
     built: AtomicU64,
+}
+
+/// Where the slabs are kept.
+enum Store {
+    /// Every slab built, for the rest of the run (the whole table fits): slab `rows` at
+    /// `[rows]`, read without a lock.
+    All(Vec<OnceLock<Slab>>),
+    /// At most `room` bytes of slabs; past it, the least recently used are let go of (a
+    /// worker still using one keeps it until done).
+    Room { room: u64, held: Mutex<Held> },
+}
+
+/// The slabs a table of limited room holds now.
+struct Held {
+    /// Slab `rows` at `slabs[rows]`, with the tick it was last asked for.
+    slabs: Vec<Option<(Arc<Slab>, u64)>>,
+    bytes: u64,
+    tick: u64,
+}
+
+/// A slab lent by the table: borrowed from a table that keeps all, shared with one that
+/// may let it go.
+pub enum SlabRef<'a> {
+    /// From a table that keeps every slab.
+    Kept(&'a Slab),
+    /// From a table of limited room.
+    Held(Arc<Slab>),
+}
+
+impl Deref for SlabRef<'_> {
+    type Target = Slab;
+
+    fn deref(&self) -> &Slab {
+        match self {
+            SlabRef::Kept(slab) => slab,
+            SlabRef::Held(slab) => slab,
+        }
+    }
 }
 
 /// The placements on one set of rows, grouped by their columns.
@@ -31,10 +72,10 @@ pub struct Slab {
 }
 
 /// Placements of any number of non-attacking queens on the `s` x `s` square (the empty
-/// placement included), for `s = 0 ..= 13`: counted once, checked by a test (up to side
-/// 10 in the suite, 11 to 13 by an ignored one), and used to size a table before building
-/// it.
-const PLACEMENTS: [u64; 14] = [
+/// placement included), for `s = 0 ..= 14`: counted once, checked by a test (up to side
+/// 10 in the suite, 11 to 14 by an ignored one), and used to size a table before building
+/// it. Side 14's full placements are Q(14) = 365,596 of them.
+const PLACEMENTS: [u64; 15] = [
     1,
     2,
     5,
@@ -49,15 +90,16 @@ const PLACEMENTS: [u64; 14] = [
     66_807_234,
     633_443_407,
     6_354_135_838,
+    67_480_769_839,
 ];
 
 /// The placements of the largest slab of each side, counted once and checked by a test.
-const LARGEST_SLAB: [u64; 14] = [
-    1, 1, 2, 4, 10, 26, 92, 296, 1_174, 5_366, 26_548, 143_140, 788_698, 4_684_690,
+const LARGEST_SLAB: [u64; 15] = [
+    1, 1, 2, 4, 10, 26, 92, 296, 1_174, 5_366, 26_548, 143_140, 788_698, 4_684_690, 29_555_392,
 ];
 
 /// Each side beyond the table multiplies the placements by at least this much (the ratio
-/// is 7.0 to 10.0 from side 8 to side 13, and rising).
+/// is 7.0 to 10.6 from side 8 to side 14, and rising).
 const GROWTH_LOWER_BOUND: u64 = 9;
 
 impl QuadrantTable {
@@ -65,24 +107,78 @@ impl QuadrantTable {
     /// offsets fit `u32`).
     pub const MAX_SIDE: u32 = PLACEMENTS.len() as u32 - 1;
 
-    /// The table of the `side` x `side` square (`side <= MAX_SIDE`), with no slab built.
-    pub fn new(side: u32) -> QuadrantTable {
+    /// The table of the `side` x `side` square (`side <= MAX_SIDE`), with no slab built,
+    /// keeping at most `room` bytes of slabs (`u64::MAX`: all it builds).
+    pub fn new(side: u32, room: u64) -> QuadrantTable {
         assert!(side <= Self::MAX_SIDE, "side {side} is too large");
+        let cells = 1usize << side;
+        let store = if room == u64::MAX {
+            Store::All((0..cells).map(|_| OnceLock::new()).collect())
+        } else {
+            let held = Held {
+                slabs: (0..cells).map(|_| None).collect(),
+                bytes: 0,
+                tick: 0,
+            };
+            Store::Room {
+                room,
+                held: Mutex::new(held),
+            }
+        };
         QuadrantTable {
             side,
-            slabs: (0..1usize << side).map(|_| OnceLock::new()).collect(),
+            store,
             built: AtomicU64::new(0),
         }
     }
 
-    /// The slab of `rows`, built now if no one has yet.
-    #[inline]
-    pub fn slab(&self, rows: u32) -> &Slab {
-        self.slabs[rows as usize].get_or_init(|| {
-            let slab = Slab::build(self.side, rows);
-            self.built.fetch_add(slab.bytes(), Ordering::Relaxed);
-            slab
-        })
+    /// The slab of `rows`, built now if it is not held. In a table of limited room, two
+    /// workers asking for the same missing slab at once may both build it; the first
+    /// one in is kept.
+    #[inline(always)]
+    pub fn slab(&self, rows: u32) -> SlabRef<'_> {
+        match &self.store {
+            Store::All(slabs) => {
+                SlabRef::Kept(slabs[rows as usize].get_or_init(|| self.build(rows)))
+            }
+            Store::Room { .. } => self.slab_in_room(rows),
+        }
+    }
+
+    /// [`QuadrantTable::slab`] from a table of limited room (a slab of the largest boards
+    /// serves seconds of work: the lock is nothing beside it).
+    #[inline(never)]
+    fn slab_in_room(&self, rows: u32) -> SlabRef<'_> {
+        match &self.store {
+            Store::All(_) => unreachable!("a table that keeps all has no room"),
+            Store::Room { room, held } => {
+                if let Some(slab) = lock(held).take(rows) {
+                    return SlabRef::Held(slab);
+                }
+                let slab = Arc::new(self.build(rows));
+                let mut held = lock(held);
+                if let Some(first) = held.take(rows) {
+                    return SlabRef::Held(first);
+                }
+                held.keep(rows, Arc::clone(&slab), *room);
+                SlabRef::Held(slab)
+            }
+        }
+    }
+
+    #[cold]
+    fn build(&self, rows: u32) -> Slab {
+        let slab = Slab::build(self.side, rows);
+        self.built.fetch_add(slab.bytes(), Ordering::Relaxed);
+        slab
+    }
+
+    /// Bytes of slabs the table keeps (`u64::MAX`: all).
+    pub fn room(&self) -> u64 {
+        match &self.store {
+            Store::All(_) => u64::MAX,
+            Store::Room { room, .. } => *room,
+        }
     }
 
     /// Bytes a table of this side takes with every slab built; for sides beyond the
@@ -103,18 +199,81 @@ impl QuadrantTable {
 
     /// Bytes the table holds now.
     pub fn heap_bytes(&self) -> u64 {
-        let cells = self.slabs.len() * size_of::<OnceLock<Slab>>();
-        self.built_bytes() + cells as u64
+        match &self.store {
+            Store::All(slabs) => {
+                let cells = slabs.len() * size_of::<OnceLock<Slab>>();
+                let built: u64 = slabs.iter().flat_map(OnceLock::get).map(Slab::bytes).sum();
+                built + cells as u64
+            }
+            Store::Room { held, .. } => {
+                let held = lock(held);
+                let cells = held.slabs.len() * size_of::<Option<(Arc<Slab>, u64)>>();
+                held.bytes + cells as u64
+            }
+        }
     }
 
-    /// Bytes of every slab built so far.
+    /// Bytes of every slab built so far, those let go of included.
     pub fn built_bytes(&self) -> u64 {
         self.built.load(Ordering::Relaxed)
+    }
+
+    /// How many slabs are held now.
+    pub fn slabs_held(&self) -> usize {
+        match &self.store {
+            Store::All(slabs) => slabs.iter().flat_map(OnceLock::get).count(),
+            Store::Room { held, .. } => lock(held).slabs.iter().flatten().count(),
+        }
+    }
+}
+
+/// The held slabs, locked.
+fn lock(held: &Mutex<Held>) -> MutexGuard<'_, Held> {
+    // A worker that panicked holding the lock left the slabs whole (each change is made
+    // under it in one step), so they are still good to read.
+    held.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl Held {
+    /// The held slab of `rows`, marked as just asked for.
+    fn take(&mut self, rows: u32) -> Option<Arc<Slab>> {
+        self.tick += 1;
+        let tick = self.tick;
+        let (slab, asked) = self.slabs[rows as usize].as_mut()?;
+        *asked = tick;
+        Some(Arc::clone(slab))
+    }
+
+    /// Holds `slab` as that of `rows`, letting go of the least recently used others
+    /// while they take more than `room` bytes.
+    fn keep(&mut self, rows: u32, slab: Arc<Slab>, room: u64) {
+        self.bytes += slab.bytes();
+        self.slabs[rows as usize] = Some((slab, self.tick));
+        while self.bytes > room {
+            let Some(oldest) = self.least_recent(rows) else {
+                break;
+            };
+            let (gone, _) = self.slabs[oldest].take().expect("a held slab");
+            self.bytes -= gone.bytes();
+        }
+    }
+
+    /// The slab asked for longest ago, other than `rows`'s.
+    fn least_recent(&self, rows: u32) -> Option<usize> {
+        let others = self
+            .slabs
+            .iter()
+            .enumerate()
+            .filter(|&(at, _)| at != rows as usize);
+        others
+            .filter_map(|(at, slab)| slab.as_ref().map(|(_, asked)| (*asked, at)))
+            .min()
+            .map(|(_, at)| at)
     }
 }
 
 /// A count from `list` for this side; past its end, a lower bound.
-fn counted(list: &[u64; 14], side: u32) -> u64 {
+fn counted(list: &[u64; 15], side: u32) -> u64 {
     let last = list.len() - 1;
     match list.get(side as usize) {
         Some(&p) => p,
@@ -250,7 +409,7 @@ mod tests {
     #[test]
     fn the_table_holds_every_placement_once_in_its_cell() {
         for side in 1..=6 {
-            let table = QuadrantTable::new(side);
+            let table = QuadrantTable::new(side, u64::MAX);
             let mut want = brute_force(side);
             assert_eq!(want.len() as u64, PLACEMENTS[side as usize]);
             let mut got = Vec::new();
@@ -270,7 +429,7 @@ mod tests {
     #[test]
     fn slabs_built_by_need_hold_the_whole_table_up_to_side_8() {
         for side in 1..=8 {
-            let table = QuadrantTable::new(side);
+            let table = QuadrantTable::new(side, u64::MAX);
             let mut pieces = 0u64;
             for rows in 0..1u32 << side {
                 let before = table.heap_bytes();
@@ -294,13 +453,38 @@ mod tests {
 
     #[test]
     fn a_slab_is_built_only_when_asked_for() {
-        let table = QuadrantTable::new(10);
+        let table = QuadrantTable::new(10, u64::MAX);
         let empty = table.heap_bytes();
         table.slab(0b1011).pieces(0b110100);
         let one = table.heap_bytes() - empty;
         table.slab(0b1011).pieces(0b111);
         assert_eq!(table.heap_bytes() - empty, one, "the same slab");
-        assert!(table.slabs.iter().filter(|s| s.get().is_some()).count() == 1);
+        assert_eq!(table.slabs_held(), 1);
+    }
+
+    /// A table given room for a few slabs lets go of the least recently used ones and
+    /// builds them again when asked: the same pieces, within its room.
+    #[test]
+    fn a_table_with_little_room_lets_old_slabs_go() {
+        let whole = QuadrantTable::new(8, u64::MAX);
+        let room = 3 * QuadrantTable::slab_bytes(8);
+        let small = QuadrantTable::new(8, room);
+        let cells = small.heap_bytes();
+        for round in 0..2 {
+            for rows in (0..1u32 << 8).rev() {
+                let (want, got) = (whole.slab(rows), small.slab(rows));
+                assert_eq!(got.pieces, want.pieces, "rows {rows:b}, round {round}");
+                assert_eq!(got.offsets, want.offsets);
+                assert!(small.heap_bytes() - cells <= room + got.bytes());
+            }
+        }
+        assert_eq!(small.built_bytes(), 2 * whole.built_bytes());
+        // The slab asked for last stays; the one asked for before it is let go first.
+        let kept = small.slab(0b1111_0000);
+        let before = small.built_bytes();
+        small.slab(0b1111_0000);
+        assert_eq!(small.built_bytes(), before, "held, not built again");
+        drop(kept);
     }
 
     #[test]
@@ -308,7 +492,7 @@ mod tests {
         for side in 8..PLACEMENTS.len() {
             assert!(PLACEMENTS[side] >= PLACEMENTS[side - 1] * 7);
         }
-        assert!(QuadrantTable::bytes(14) >= PLACEMENTS[13] * 9 * 8);
+        assert!(QuadrantTable::bytes(15) >= PLACEMENTS[14] * 9 * 8);
         assert_eq!(QuadrantTable::bytes(4), 87 * 8 + 16 * 4 * 16);
         assert_eq!(QuadrantTable::slab_bytes(4), 10 * 8 + 4 * 16);
     }
@@ -316,7 +500,7 @@ mod tests {
     #[test]
     fn the_counted_sizes_are_those_of_the_slabs() {
         for side in 1..=8u32 {
-            let table = QuadrantTable::new(side);
+            let table = QuadrantTable::new(side, u64::MAX);
             let sizes: Vec<u64> = (0..1u32 << side)
                 .map(|rows| table.slab(rows).pieces.len() as u64)
                 .collect();
@@ -324,34 +508,42 @@ mod tests {
         }
     }
 
-    /// Placements per set of rows, by a search of its own (row by row, the last row's
-    /// queens counted rather than placed): an independent count of the constants.
+    /// Placements per set of rows, by a search of its own (row by row with shifted
+    /// diagonal masks, a row either skipped or given a queen, the last row's queens
+    /// counted rather than placed): an independent count of the constants.
     fn placements_by_rows(side: u32) -> Vec<u64> {
-        fn walk(side: u32, row: u32, rows: u32, taken: [u32; 3], counts: &mut [u64]) {
-            let [columns, d1, d2] = taken;
-            let free = (0..side).filter(|&c| {
-                columns & 1 << c == 0
-                    && d1 & 1 << (row + c) == 0
-                    && d2 & 1 << (row + side - 1 - c) == 0
-            });
-            if row + 1 == side {
-                counts[rows as usize] += 1;
-                counts[(rows | 1 << row) as usize] += free.count() as u64;
-                return;
-            }
-            walk(side, row + 1, rows, taken, counts);
-            for c in free {
-                let placed = [
-                    columns | 1 << c,
-                    d1 | 1 << (row + c),
-                    d2 | 1 << (row + side - 1 - c),
-                ];
-                walk(side, row + 1, rows | 1 << row, placed, counts);
+        struct Walk {
+            side: u32,
+            all: u32,
+            counts: Vec<u64>,
+        }
+        impl Walk {
+            /// `left` and `right` are the columns of `row` attacked along the diagonals.
+            fn row(&mut self, row: u32, rows: u32, columns: u32, left: u32, right: u32) {
+                let free = self.all & !(columns | left | right);
+                if row + 1 == self.side {
+                    self.counts[rows as usize] += 1;
+                    self.counts[(rows | 1 << row) as usize] += u64::from(free.count_ones());
+                    return;
+                }
+                let (next_left, next_right) = ((left << 1) & self.all, right >> 1);
+                self.row(row + 1, rows, columns, next_left, next_right);
+                let mut rest = free;
+                while rest != 0 {
+                    let bit = rest & rest.wrapping_neg();
+                    rest ^= bit;
+                    let (left, right) = (((left | bit) << 1) & self.all, (right | bit) >> 1);
+                    self.row(row + 1, rows | 1 << row, columns | bit, left, right);
+                }
             }
         }
-        let mut counts = vec![0; 1 << side];
-        walk(side, 0, 0, [0; 3], &mut counts);
-        counts
+        let mut walk = Walk {
+            side,
+            all: (1 << side) - 1,
+            counts: vec![0; 1 << side],
+        };
+        walk.row(0, 0, 0, 0, 0);
+        walk.counts
     }
 
     fn check_the_constants(sides: std::ops::RangeInclusive<u32>) {
@@ -368,8 +560,8 @@ mod tests {
     }
 
     #[test]
-    #[ignore = "sides 11 to 13: about two minutes in release mode"]
-    fn the_constants_are_counted_again_up_to_side_13() {
-        check_the_constants(11..=13);
+    #[ignore = "sides 11 to 14: about three minutes in release mode"]
+    fn the_constants_are_counted_again_up_to_side_14() {
+        check_the_constants(11..=14);
     }
 }
