@@ -170,3 +170,23 @@ fn boards_below_the_rate_board_are_projected_from_its_rate() {
         assert!(seconds < 5.0, "N = {n}: projected {seconds} s");
     }
 }
+
+#[test]
+fn a_projection_from_few_sub_problems_says_it_is_rough() {
+    let text = |args: &[&str]| {
+        let out = nqueens().args(args).assert().success();
+        String::from_utf8_lossy(&out.get_output().stdout).into_owned()
+    };
+    // N = 24's row sets take about a second each: a third of a second samples a few. N = 14
+    // by halves has 1,716, most of them sampled in a second; N = 6 has 16, every one
+    // sampled, which is no sample but the whole.
+    let few = text(&["estimate", "24", "--seconds", "0.3"]);
+    assert!(few.contains("a rough figure, from "), "{few}");
+    for args in [
+        &["estimate", "14", "--seconds", "1"][..],
+        &["estimate", "6"],
+    ] {
+        let firm = text(args);
+        assert!(!firm.contains("rough"), "{firm}");
+    }
+}

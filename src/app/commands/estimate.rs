@@ -33,6 +33,9 @@ struct JsonEstimate {
     memory_bytes_per_shard: u64,
 }
 
+/// Sampled sub-problems below which a projection is called rough.
+const FIRM_SAMPLE: usize = 30;
+
 pub fn run(args: &EstimateArgs) -> Result<(), Failure> {
     let flags = EngineFlags::from_args(&args.engine, None);
     // Shards pick their method by N alone, as `count --shard` does.
@@ -102,6 +105,17 @@ pub fn run(args: &EstimateArgs) -> Result<(), Failure> {
             human_bytes(p.memory_bytes)
         ),
     )?;
+    if p.sampled < FIRM_SAMPLE.min(p.subproblems) {
+        // A few sub-problems of a board whose sub-problems differ a hundredfold (one row
+        // set of N = 28 took 20 s, another 1,069 s) can be off many times over.
+        print_line(
+            &mut out,
+            &format!(
+                "  a rough figure, from {} only: a longer --seconds samples more",
+                plural(p.sampled as u64, "sub-problem"),
+            ),
+        )?;
+    }
     if args.shards > 1 {
         print_line(
             &mut out,
