@@ -437,13 +437,6 @@ fn count_pairs(
     halted: &dyn Fn() -> bool,
 ) -> Option<u64> {
     let (patterns, items) = if a.len() <= b.len() { (a, b) } else { (b, a) };
-    if patterns.is_empty() {
-        return Some(0);
-    }
-    if patterns.len() <= per_load {
-        counter.load(patterns, &[items]);
-        return counter.count_until(items, halted);
-    }
     let mut pairs = 0;
     for patterns in patterns.chunks(per_load) {
         counter.load(patterns, &[items]);

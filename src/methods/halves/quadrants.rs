@@ -141,29 +141,24 @@ impl QuadrantTable {
             Store::All(slabs) => {
                 SlabRef::Kept(slabs[rows as usize].get_or_init(|| self.build(rows)))
             }
-            Store::Room { .. } => self.slab_in_room(rows),
+            Store::Room { room, held } => SlabRef::Held(self.slab_in_room(rows, *room, held)),
         }
     }
 
-    /// [`QuadrantTable::slab`] from a table of limited room (a slab of the largest boards
-    /// serves seconds of work: the lock is nothing beside it).
+    /// [`QuadrantTable::slab`] from the `held` slabs of a table of `room` bytes (a slab of
+    /// the largest boards serves seconds of work: the lock is nothing beside it).
     #[inline(never)]
-    fn slab_in_room(&self, rows: u32) -> SlabRef<'_> {
-        match &self.store {
-            Store::All(_) => unreachable!("a table that keeps all has no room"),
-            Store::Room { room, held } => {
-                if let Some(slab) = lock(held).take(rows) {
-                    return SlabRef::Held(slab);
-                }
-                let slab = Arc::new(self.build(rows));
-                let mut held = lock(held);
-                if let Some(first) = held.take(rows) {
-                    return SlabRef::Held(first);
-                }
-                held.keep(rows, Arc::clone(&slab), *room);
-                SlabRef::Held(slab)
-            }
+    fn slab_in_room(&self, rows: u32, room: u64, held: &Mutex<Held>) -> Arc<Slab> {
+        if let Some(slab) = lock(held).take(rows) {
+            return slab;
         }
+        let slab = Arc::new(self.build(rows));
+        let mut held = lock(held);
+        if let Some(first) = held.take(rows) {
+            return first;
+        }
+        held.keep(rows, Arc::clone(&slab), room);
+        slab
     }
 
     #[cold]
@@ -200,10 +195,9 @@ impl QuadrantTable {
     /// Bytes the table holds now.
     pub fn heap_bytes(&self) -> u64 {
         match &self.store {
+            // Such a table lets nothing go: it holds all it built.
             Store::All(slabs) => {
-                let cells = slabs.len() * size_of::<OnceLock<Slab>>();
-                let built: u64 = slabs.iter().flat_map(OnceLock::get).map(Slab::bytes).sum();
-                built + cells as u64
+                self.built_bytes() + (slabs.len() * size_of::<OnceLock<Slab>>()) as u64
             }
             Store::Room { held, .. } => {
                 let held = lock(held);
@@ -485,6 +479,21 @@ mod tests {
         small.slab(0b1111_0000);
         assert_eq!(small.built_bytes(), before, "held, not built again");
         drop(kept);
+
+        // Room for the three largest slabs exactly: a, b, c fill it; a asked again; d
+        // comes in, and b, the least recently used, is the one let go.
+        let mut by_size: Vec<u32> = (0..1u32 << 8).collect();
+        by_size.sort_by_key(|&rows| std::cmp::Reverse(whole.slab(rows).bytes()));
+        let [a, b, c, d] = [by_size[0], by_size[1], by_size[2], by_size[3]];
+        let room = [a, b, c].map(|rows| whole.slab(rows).bytes()).iter().sum();
+        let table = QuadrantTable::new(8, room);
+        let builds = |rows: u32| {
+            let before = table.built_bytes();
+            table.slab(rows);
+            table.built_bytes() > before
+        };
+        assert_eq!([a, b, c, a, d].map(builds), [true, true, true, false, true]);
+        assert_eq!([a, c, d, b].map(builds), [false, false, false, true]);
     }
 
     #[test]
