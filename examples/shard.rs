@@ -10,12 +10,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let shards: usize = args.next().unwrap_or_else(|| "4".into()).parse()?;
     let engine = Engine::new(&Options::default())?;
     let plan = engine.prepare_part(n, shards)?;
-    let parts = plan.partition(shards);
     let mut tallies: Vec<Option<Tally>> = vec![None; plan.len()];
-    for (i, part) in parts.iter().enumerate() {
-        // On a cluster, shard i + 1 of K runs on a machine of its own.
+    for i in 0..shards {
+        // On a cluster, shard i + 1 of K runs on a machine of its own and finds its part
+        // alone.
+        let part = plan.part(shards, i);
         let work = Work {
-            only: Some(part),
+            only: Some(&part),
             ..Work::default()
         };
         let done = engine.run(&plan, &work, &NoProgress);

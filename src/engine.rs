@@ -100,8 +100,9 @@ pub struct Work<'a> {
     /// When set (a sample's deadline, say), no sub-problem is handed out, but those in
     /// hand are finished.
     pub close: Option<&'a AtomicBool>,
-    /// Called with each sub-problem's id and tally as it finishes (a checkpoint writer).
-    pub finished: Option<&'a (dyn Fn(usize, Tally) + Sync)>,
+    /// Called with each sub-problem's id, tally and seconds (on its thread, from being
+    /// handed out) as it finishes: a checkpoint writer, a projection's sample.
+    pub finished: Option<&'a (dyn Fn(usize, Tally, f64) + Sync)>,
 }
 
 /// The options of a count, checked, and the worker threads that run it.
@@ -263,9 +264,9 @@ impl Engine {
                 stop: work.stop,
                 close: work.close,
             },
-            &|id, tally| {
+            &|id, tally, seconds| {
                 if let Some(finished) = work.finished {
-                    finished(id, tally);
+                    finished(id, tally, seconds);
                 }
                 progress.advance(1, plan.estimated_work(id));
             },
@@ -312,10 +313,13 @@ impl Engine {
         let searches = FixedSearches::new(n);
         let ids: Vec<usize> = (0..searches.len()).collect();
         let mut by_group = [Tally::default(); GROUPS.len()];
-        for (id, tally) in
-            self.scheduler
-                .run(&searches, self.kernel, &ids, Halts::default(), &|_, _| {})
-        {
+        for (id, tally) in self.scheduler.run(
+            &searches,
+            self.kernel,
+            &ids,
+            Halts::default(),
+            &|_, _, _| {},
+        ) {
             by_group[searches.group_of(id)] += tally;
         }
         by_group

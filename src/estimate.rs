@@ -6,10 +6,9 @@
 //! here, measured on a smaller board.
 
 use crate::engine::{Engine, NoProgress, Work};
-use crate::methods::sampling::Sampler;
+use crate::methods::sampling::{Sampler, Timed};
 use crate::methods::{Method, Plan};
-use crate::shuffle::shuffled;
-use crate::tally::Tally;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
@@ -22,6 +21,9 @@ pub struct Projection {
     pub subproblems: usize,
     /// Seconds of the whole count on the engine's threads.
     pub seconds: f64,
+    /// Their 90% interval, where the sample gives one (the join's: a stratified sample
+    /// of timed sub-problems; backtracking's probes give none).
+    pub interval: Option<(f64, f64)>,
     /// Bytes the count holds at most (the join's table and its workers' buffers; for
     /// backtracking, its sub-problem list).
     pub memory_bytes: u64,
@@ -29,7 +31,8 @@ pub struct Projection {
     pub sampled: usize,
 }
 
-/// Projects the count of `plan` by `engine`, spending about `budget` seconds on the sample, on a
+/// Projects the count of `plan` by `engine`, run whole (`shards` = 1) or in `shards`
+/// shards, spending about `budget` seconds on the sample, on a
 /// machine with `cpus` CPUs: the sample runs on the engine's threads here, and the
 /// projection is for as many threads each as fast as one of this machine's CPUs (so
 /// `--threads 64` on a 2-CPU machine projects a 64-core node like this one).
@@ -39,21 +42,24 @@ pub struct Projection {
 pub fn project(
     engine: &Engine,
     plan: &Plan,
+    shards: usize,
     budget: f64,
     cpus: usize,
     stop: Option<&AtomicBool>,
 ) -> Projection {
-    let order = shuffled(plan.len(), plan.n());
     let busy = engine.threads().min(cpus.max(1)) as f64;
     let speed_up = engine.threads() as f64 / busy;
     let sampler = EngineSampler { engine, plan, stop };
-    let (seconds, sampled) = plan.projected_seconds(&order, budget, &sampler);
+    let projected = plan.projected_seconds(shards, budget, &sampler);
     Projection {
         method: plan.method(),
         subproblems: plan.len(),
-        seconds: seconds / speed_up,
+        seconds: projected.seconds / speed_up,
+        interval: projected
+            .interval
+            .map(|(low, high)| (low / speed_up, high / speed_up)),
         memory_bytes: plan.memory_for_part(engine.threads(), 1),
-        sampled,
+        sampled: projected.sampled,
     }
 }
 
@@ -69,7 +75,7 @@ fn node_rate(engine: &Engine, n: usize, budget: f64, stop: Option<&AtomicBool>) 
         };
         let ids: Vec<usize> = (0..plan.len()).collect();
         let (done, seconds) = run_for(engine, &plan, &ids, budget, &|| false, stop);
-        let nodes: u64 = done.iter().map(|(_, t)| t.nodes).sum();
+        let nodes: u64 = done.iter().map(|t| t.tally.nodes).sum();
         rate = nodes as f64 / seconds.max(1e-9);
         // The next board takes about 8x as long.
         if seconds * 8.0 > budget {
@@ -90,11 +96,12 @@ fn run_for(
     seconds: f64,
     full: &(dyn Fn() -> bool + Sync),
     stop: Option<&AtomicBool>,
-) -> (Vec<(usize, Tally)>, f64) {
+) -> (Vec<Timed>, f64) {
     let (close, over) = (AtomicBool::new(false), AtomicBool::new(false));
     let finished = AtomicUsize::new(0);
+    let timed = Mutex::new(Vec::new());
     let started = Instant::now();
-    let done = std::thread::scope(|scope| {
+    std::thread::scope(|scope| {
         scope.spawn(|| {
             while !over.load(Ordering::Relaxed) {
                 // A full sample still has one sub-problem, to project from.
@@ -110,16 +117,18 @@ fn run_for(
             only: Some(ids),
             stop,
             close: Some(&close),
-            finished: Some(&|_, _| {
+            finished: Some(&|id, tally, seconds| {
                 finished.fetch_add(1, Ordering::Relaxed);
+                let one = Timed { id, tally, seconds };
+                timed.lock().expect("no panics hold it").push(one);
             }),
             ..Work::default()
         };
-        let done = engine.run(plan, &work, &NoProgress);
+        engine.run(plan, &work, &NoProgress);
         over.store(true, Ordering::Relaxed);
-        done
     });
-    (done, started.elapsed().as_secs_f64())
+    let timed = timed.into_inner().expect("no panics hold it");
+    (timed, started.elapsed().as_secs_f64())
 }
 
 /// The engine's threads lent to a plan's sample.
@@ -143,7 +152,7 @@ impl Sampler for EngineSampler<'_> {
         ids: &[usize],
         seconds: f64,
         full: &(dyn Fn() -> bool + Sync),
-    ) -> (Vec<(usize, Tally)>, f64) {
+    ) -> (Vec<Timed>, f64) {
         run_for(self.engine, self.plan, ids, seconds, full, self.stop)
     }
 

@@ -15,7 +15,9 @@
 
 use crate::cpu::Kernel;
 use crate::tally::Tally;
+use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Instant;
 
 /// Most worker threads a scheduler accepts.
 ///
@@ -107,30 +109,34 @@ impl Scheduler {
     /// further id is handed out and the solvers abandon the ones in hand, so a stopped run
     /// returns at once with those that finished; once `close` is set no further id is
     /// handed out either, but those in hand are finished (a sample that must end with
-    /// whole sub-problems). Each finished one is also passed to `finished` as it finishes.
+    /// whole sub-problems). Each finished one is also passed to `finished` as it finishes,
+    /// with the seconds it took on its thread (from being handed out).
     pub fn run(
         &self,
         solver: &dyn Solver,
         kernel: Kernel,
         ids: &[usize],
         Halts { stop, close }: Halts,
-        finished: &(dyn Fn(usize, Tally) + Sync),
+        finished: &(dyn Fn(usize, Tally, f64) + Sync),
     ) -> Vec<(usize, Tally)> {
         let cursor = Cursor::new(ids.len());
         let halted = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
         let closed = || close.is_some_and(|c| c.load(Ordering::Relaxed));
         let worker = |_: rayon::BroadcastContext<'_>| {
             let mut results = Vec::new();
+            // A worker solves what it was handed before it asks again.
+            let handed = Cell::new(Instant::now());
             solver.solve_all(
                 kernel,
                 &mut || {
                     if halted() || closed() {
                         return None;
                     }
+                    handed.set(Instant::now());
                     cursor.next().map(|i| ids[i])
                 },
                 &mut |id, tally| {
-                    finished(id, tally);
+                    finished(id, tally, handed.get().elapsed().as_secs_f64());
                     results.push((id, tally));
                 },
                 &halted,
@@ -205,7 +211,7 @@ mod tests {
                 Kernel::portable(),
                 &ids,
                 Halts::default(),
-                &|id, _| seen.lock().unwrap().push(id),
+                &|id, _, _| seen.lock().unwrap().push(id),
             );
             got.sort_unstable_by_key(|&(id, _)| id);
             assert!(got.iter().all(|&(id, t)| t.solutions == id as u64));
@@ -228,7 +234,7 @@ mod tests {
                 stop: Some(&stop),
                 close: None,
             },
-            &|_, _| {},
+            &|_, _, _| {},
         );
         assert!(got.is_empty());
     }
@@ -267,7 +273,7 @@ mod tests {
                 stop: None,
                 close: Some(&close),
             },
-            &|_, _| {},
+            &|_, _, _| {},
         );
         assert!(!got.is_empty(), "the sub-problems in hand finished");
         assert!(got.len() <= scheduler.threads(), "{} handed out", got.len());
@@ -296,7 +302,7 @@ mod tests {
                 Kernel::portable(),
                 &[5, 6],
                 Halts::default(),
-                &|_, _| {},
+                &|_, _, _| {},
             );
             assert_eq!(got.len(), 2);
             assert!(matches!(Scheduler::new(2).unwrap().pool, Pool::Own(_)));

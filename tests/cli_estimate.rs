@@ -45,6 +45,8 @@ fn an_estimate_has_every_field_and_agrees_with_the_count_it_projects() {
                 "n",
                 "sampled",
                 "seconds",
+                "seconds_high",
+                "seconds_low",
                 "seconds_per_shard",
                 "shards",
                 "subproblems",
@@ -55,6 +57,13 @@ fn an_estimate_has_every_field_and_agrees_with_the_count_it_projects() {
         let seconds = e["seconds"].as_f64().unwrap();
         assert!((core_hours - seconds * 2.0 / 3600.0).abs() <= 1e-6, "{e}");
         assert!(!e["cpu"].as_str().unwrap().is_empty());
+        let (low, high) = (e["seconds_low"].as_f64(), e["seconds_high"].as_f64());
+        if method == "halves" {
+            let (low, high) = (low.unwrap(), high.unwrap());
+            assert!(low <= seconds && seconds <= high, "{e}");
+        } else {
+            assert_eq!((low, high), (None, None), "probes give no interval: {e}");
+        }
         assert_eq!(
             e["kernel"], c["kernel"],
             "the sample ran on the count's kernel"

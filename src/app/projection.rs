@@ -27,7 +27,7 @@ pub fn long_run_note(
     if !plan.may_be_long() {
         return None;
     }
-    let p = nqueens::estimate::project(engine, plan, 1.0, available_cpus(), Some(stop));
+    let p = nqueens::estimate::project(engine, plan, 1, 1.0, available_cpus(), Some(stop));
     (p.seconds > HOUR && !stop.load(Ordering::Relaxed)).then(|| {
         format!(
             "nqueens: N = {} by {} is projected to take {} on {} and {} of memory \

@@ -5,6 +5,28 @@
 use crate::tally::Tally;
 use std::sync::atomic::AtomicBool;
 
+/// A finished sub-problem of a sample: its id, tally and seconds on its thread.
+#[derive(Clone, Copy, Debug)]
+pub struct Timed {
+    /// The sub-problem.
+    pub id: usize,
+    /// What it counted.
+    pub tally: Tally,
+    /// Seconds on its thread, from being handed out to finished.
+    pub seconds: f64,
+}
+
+/// What a method's sample projects.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Projected {
+    /// The whole count's seconds on the sampler's threads.
+    pub seconds: f64,
+    /// Their 90% interval, where the sample gives one.
+    pub interval: Option<(f64, f64)>,
+    /// Sub-problems the projection looked at.
+    pub sampled: usize,
+}
+
 /// The engine's side of a sample.
 pub trait Sampler {
     /// Worker threads the count will run on.
@@ -16,13 +38,14 @@ pub trait Sampler {
 
     /// Runs the sub-problems `ids` on the worker threads, handing out none after
     /// `seconds` or once `full` says so (those in hand are finished, so a sample is of
-    /// whole sub-problems); returns those that finished and the seconds it took.
+    /// whole sub-problems); returns those that finished, each with the seconds it took
+    /// on its thread, and the seconds the run took.
     fn run_for(
         &self,
         ids: &[usize],
         seconds: f64,
         full: &(dyn Fn() -> bool + Sync),
-    ) -> (Vec<(usize, Tally)>, f64);
+    ) -> (Vec<Timed>, f64);
 
     /// Backtracking's nodes per second on these threads, measured on a small board in at
     /// most `seconds`.

@@ -22,6 +22,10 @@ struct JsonEstimate {
     kernel: &'static str,
     /// The whole count on `threads` threads.
     seconds: f64,
+    /// Its 90% interval (`null` where the sample gives none: backtracking's probes, a
+    /// sample of one).
+    seconds_low: Option<f64>,
+    seconds_high: Option<f64>,
     /// The whole count's CPU time, in hours of one core like this machine's.
     core_hours: f64,
     /// Bytes one process holds at most.
@@ -60,7 +64,9 @@ pub fn run(args: &EstimateArgs) -> Result<(), Failure> {
             plan.len()
         )));
     }
-    let p = nqueens::estimate::project(&engine, &plan, args.seconds, available_cpus(), None);
+    let shards = args.shards as usize;
+    let p =
+        nqueens::estimate::project(&engine, &plan, shards, args.seconds, available_cpus(), None);
     let per_shard = p.seconds / args.shards as f64;
     let shard_memory = plan.memory_for_part(engine.threads(), args.shards as usize);
     let core_hours = p.seconds * engine.threads() as f64 / 3600.0;
@@ -76,6 +82,8 @@ pub fn run(args: &EstimateArgs) -> Result<(), Failure> {
             cpu,
             kernel,
             seconds: json_seconds(p.seconds),
+            seconds_low: p.interval.map(|(low, _)| json_seconds(low)),
+            seconds_high: p.interval.map(|(_, high)| json_seconds(high)),
             core_hours: json_seconds(core_hours),
             memory_bytes: p.memory_bytes,
             shards: args.shards,
@@ -98,9 +106,14 @@ pub fn run(args: &EstimateArgs) -> Result<(), Failure> {
     print_line(
         &mut out,
         &format!(
-            "  the whole count: {} on {threads} as fast as this machine's ({} core-hours); \
+            "  the whole count: {}{} on {threads} as fast as this machine's ({} core-hours); \
              memory at most {} per process",
             duration(p.seconds),
+            p.interval.map_or(String::new(), |(low, high)| format!(
+                " (90% interval {} to {})",
+                duration(low),
+                duration(high)
+            )),
             core_hours_text(core_hours),
             human_bytes(p.memory_bytes)
         ),

@@ -5,6 +5,7 @@
 
 use super::probe::probe_nodes;
 use super::split::Split;
+use crate::shuffle::Shuffle;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -12,7 +13,7 @@ use std::time::Instant;
 /// with about `budget` / 2 seconds of probing; and how many were probed.
 pub fn sampled_nodes(
     split: &Split,
-    order: &[usize],
+    order: &Shuffle,
     budget: f64,
     stop: Option<&AtomicBool>,
 ) -> (f64, usize) {
@@ -20,7 +21,7 @@ pub fn sampled_nodes(
     let mut rng = fastrand::Rng::with_seed(order.len() as u64);
     let started = Instant::now();
     let (mut sum, mut taken) = (0.0, 0);
-    for &id in order {
+    for id in order.iter() {
         let (plan, start) = split.search(id);
         let mut pick = |k: u32| rng.u32(..k);
         let nodes: f64 = (0..PROBES)

@@ -28,8 +28,10 @@ impl HalfScratch {
     /// sorts them by class, the number of long diagonals they hold (the main one's queen
     /// stands in the north quadrant, the anti-diagonal's in the south, so each piece tells
     /// its part), class 0 only when `keep_plain`. On an odd board both keep all (`out` of
-    /// one).
+    /// one). `None` once `halted` says so (asked for each set of north columns: a stop
+    /// never waits for a half of tens of millions), `out` then partly filled.
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn collect(
         &mut self,
         g: &Geometry,
@@ -38,7 +40,8 @@ impl HalfScratch {
         rows: u32,
         keep_plain: bool,
         out: &mut [Vec<u64>],
-    ) {
+        halted: &dyn Fn() -> bool,
+    ) -> Option<()> {
         let north_rows = rows & ((1 << g.side) - 1);
         let south_rows = rows >> g.south_row;
         let k = north_rows.count_ones();
@@ -59,12 +62,17 @@ impl HalfScratch {
         let kernel = self.kernel;
         let south_cache = &mut self.south[usize::from(half.east)];
         if south_cache.holds != Some(south_rows) {
-            south_cache.fill(g, table, half.east, south_rows);
+            south_cache.fill(g, table, half.east, south_rows, halted)?;
         }
         let north_shape = g.key_shape(0, half.column);
-        let north_slab = table.slab(north_rows);
+        let north_slab = table.slab_until(north_rows, halted)?;
         let north_slab: &Slab = &north_slab;
+        let mut stopped = false;
         for_each_subset_of(half.columns, k, |columns| {
+            if stopped || halted() {
+                stopped = true;
+                return;
+            }
             let (from, to) = south_cache.ranges[(half.columns ^ columns) as usize];
             let (from, to) = (from as usize, to as usize);
             let north = North {
@@ -81,6 +89,7 @@ impl HalfScratch {
             };
             pair_all(kernel, north, south, classes, out);
         });
+        (!stopped).then_some(())
     }
 }
 
@@ -101,8 +110,17 @@ struct SouthPieces {
 
 impl SouthPieces {
     /// Fills with the pieces on `rows` of East's or West's south quadrant; an even
-    /// board's East leaves out those on a long diagonal.
-    fn fill(&mut self, g: &Geometry, table: &QuadrantTable, east: bool, rows: u32) {
+    /// board's East leaves out those on a long diagonal. `None` (holding nothing) if
+    /// halted while its slab is built.
+    fn fill(
+        &mut self,
+        g: &Geometry,
+        table: &QuadrantTable,
+        east: bool,
+        rows: u32,
+        halted: &dyn Fn() -> bool,
+    ) -> Option<()> {
+        self.holds = None;
         let half = g.half(east);
         self.ranges.clear();
         self.ranges.resize(1 << g.side, (0, 0));
@@ -114,7 +132,7 @@ impl SouthPieces {
             0
         };
         let shape = g.key_shape(g.south_row, half.column);
-        let slab = table.slab(rows);
+        let slab = table.slab_until(rows, halted)?;
         let slab: &Slab = &slab;
         for_each_subset_of(half.columns, rows.count_ones(), |columns| {
             let start = self.keys.len() as u32;
@@ -132,5 +150,6 @@ impl SouthPieces {
             self.ranges[columns as usize] = (start, self.keys.len() as u32);
         });
         self.holds = Some(rows);
+        Some(())
     }
 }

@@ -25,6 +25,12 @@ pub const LARGEST_N: usize = 2 * QuadrantTable::MAX_SIDE as usize;
 /// counted a piece of this many at a time, each against every item (the pairs add up).
 const PATTERNS_PER_LOAD: usize = 1 << 22;
 
+/// From this board up, each pin of an even board's row set (West's inner-column queen on
+/// one of West's rows, see `inner`) is a sub-problem of its own: one row set of N = 28
+/// took 20 to 1,069 s on one thread, too long a unit to requeue or to sample in a
+/// minute. Below it a row set is one sub-problem (N = 26's take seconds).
+pub(super) const PINS_APART_FROM: usize = 28;
+
 /// All the work of one count by halves, split into row sets.
 pub struct Join {
     /// Board side.
@@ -46,6 +52,10 @@ enum Pieces {
     /// An even board's counted row sets (East's rows), in increasing order: sub-problem
     /// `i` is the `i`-th.
     RowSets(Vec<u32>),
+    /// The same, each row set's pins apart ([`PINS_APART_FROM`]): sub-problem
+    /// `i * side + j` is the `i`-th row set with its inner-column queen on the `j`-th of
+    /// West's rows.
+    Pins(Vec<u32>),
     /// An odd board's, split around its centre row and column.
     Cross(Cross),
 }
@@ -81,7 +91,11 @@ impl Join {
                     row_sets.push(rows);
                 }
             });
-            Pieces::RowSets(row_sets)
+            if n >= PINS_APART_FROM {
+                Pieces::Pins(row_sets)
+            } else {
+                Pieces::RowSets(row_sets)
+            }
         };
         let join = Join {
             n,
@@ -101,9 +115,9 @@ impl Join {
 
     /// The same plan, each even row set counted the other way (pin by pin where it would
     /// be counted whole, and whole where pin by pin); `None` for an odd board, which has
-    /// one way only.
+    /// one way only, and where each pin is a sub-problem of its own.
     pub fn the_other_way(mut self) -> Option<Join> {
-        if self.geometry.is_cross() {
+        if !matches!(self.pieces, Pieces::RowSets(_)) {
             return None;
         }
         self.other_way = true;
@@ -114,7 +128,17 @@ impl Join {
     pub fn len(&self) -> usize {
         match &self.pieces {
             Pieces::RowSets(row_sets) => row_sets.len(),
+            Pieces::Pins(row_sets) => row_sets.len() * self.geometry.side as usize,
             Pieces::Cross(cross) => cross.len(),
+        }
+    }
+
+    /// The sub-problems as blocks of consecutive ids, the unit a shard keeps together
+    /// where it can: (blocks, ids per block), a row set's pins when apart, else one.
+    pub fn blocks(&self) -> (usize, usize) {
+        match &self.pieces {
+            Pieces::Pins(row_sets) => (row_sets.len(), self.geometry.side as usize),
+            _ => (self.len(), 1),
         }
     }
 
@@ -123,20 +147,45 @@ impl Join {
         self.len() == 0
     }
 
-    /// The weight of sub-problem `id`: on an even board, 2 when its reverse is counted
-    /// with it, else 1; an odd board's, see `cross`.
+    /// The weight of sub-problem `id`: on an even board, 2 when its row set's reverse is
+    /// counted with it, else 1; an odd board's, see `cross`.
     pub fn weight(&self, id: usize) -> u32 {
-        match &self.pieces {
-            Pieces::RowSets(row_sets) => {
-                let rows = row_sets[id];
-                if rows < reverse_rows(rows, self.n as u32) {
-                    2
-                } else {
-                    1
-                }
-            }
-            Pieces::Cross(_) => 1,
+        if self.geometry.is_cross() {
+            return 1;
         }
+        let rows = self.east_rows(id);
+        if rows < reverse_rows(rows, self.n as u32) {
+            2
+        } else {
+            1
+        }
+    }
+
+    /// East's rows of sub-problem `id`.
+    fn east_rows(&self, id: usize) -> u32 {
+        match &self.pieces {
+            Pieces::RowSets(row_sets) => row_sets[id],
+            Pieces::Pins(row_sets) => row_sets[id / self.geometry.side as usize],
+            Pieces::Cross(cross) => cross.row_set(id),
+        }
+    }
+
+    /// A class of sub-problem `id`'s size known before it is counted, for a projection's
+    /// strata: how many of East's rows lie in North (`0..=side`), which sets how its
+    /// queens share the quadrants, and so how many half-boards each side has.
+    pub fn stratum(&self, id: usize) -> usize {
+        let north = (1u32 << self.geometry.side) - 1;
+        (self.east_rows(id) & north).count_ones() as usize
+    }
+
+    /// How many sub-problems each [`Join::stratum`] holds.
+    pub fn strata(&self) -> Vec<usize> {
+        let (blocks, per_block) = self.blocks();
+        let mut sizes = vec![0; self.geometry.side as usize + 1];
+        for block in 0..blocks {
+            sizes[self.stratum(block * per_block)] += per_block;
+        }
+        sizes
     }
 
     /// How the west half-boards of class (-,-) count on this row set of an even board
@@ -159,7 +208,7 @@ impl Join {
     /// Bytes held by the shared table now.
     pub fn heap_bytes(&self) -> u64 {
         let listed = match &self.pieces {
-            Pieces::RowSets(row_sets) => row_sets.len() as u64 * 4,
+            Pieces::RowSets(row_sets) | Pieces::Pins(row_sets) => row_sets.len() as u64 * 4,
             Pieces::Cross(cross) => cross.heap_bytes(),
         };
         self.table.heap_bytes() + listed
@@ -230,48 +279,80 @@ impl Join {
         halted: &dyn Fn() -> bool,
     ) -> Option<Tally> {
         match &self.pieces {
-            Pieces::RowSets(row_sets) => self.count_row_set(row_sets[id], scratch, halted),
+            Pieces::RowSets(row_sets) => self.count_row_set(row_sets[id], None, scratch, halted),
+            Pieces::Pins(row_sets) => {
+                let side = self.geometry.side as usize;
+                let slot = Some(id % side);
+                self.count_row_set(row_sets[id / side], slot, scratch, halted)
+            }
             Pieces::Cross(cross) => self.count_pins(cross.row_set(id), scratch, halted),
         }
     }
 
     /// Counts the solutions on one row set of an even board, `None` if halted: East's
-    /// half-boards are the patterns, West's the items, by class.
+    /// half-boards are the patterns, West's the items, by class. With a `slot`, only
+    /// those with West's inner-column queen on the `slot`-th of West's rows (`inner`);
+    /// without, all, pin by pin where East is large.
+    ///
+    /// East's half-boards count among the nodes of each pin counted apart, whether built
+    /// for it or kept from the worker's previous pin: a pin's nodes are the same wherever
+    /// it ran.
     #[inline(always)]
     fn count_row_set(
         &self,
         east_rows: u32,
+        slot: Option<usize>,
         scratch: &mut Scratch,
         halted: &dyn Fn() -> bool,
     ) -> Option<Tally> {
         let g = &self.geometry;
         let west_rows = east_rows ^ (((1u64 << g.n) - 1) as u32);
-        let patterns = &mut scratch.patterns;
-        patterns.clear();
-        let east = g.half(true);
-        let out = std::slice::from_mut(patterns);
-        scratch
-            .half
-            .collect(g, &self.table, east, east_rows, true, out);
-        let mut nodes = patterns.len() as u64;
-        if patterns.is_empty() {
+        self.load_east(east_rows, scratch, halted)?;
+        let east = scratch.patterns.len();
+        let mut nodes = east as u64;
+        if east == 0 {
             return Some(Tally {
                 solutions: 0,
                 nodes,
             });
         }
-
         // West's half-boards count by class (how many long diagonals they hold).
-        let plain_weight = self.plain_weight(east_rows);
-        let weights = [plain_weight, 2, 4];
-        let solutions = if (patterns.len() < self.pin_from) != self.other_way {
-            let whole = InnerPin::none(g, west_rows);
-            self.count_west(std::iter::once(whole), weights, scratch, &mut nodes, halted)?
-        } else {
-            let pins = inner_pins(g, west_rows);
-            self.count_west(pins, weights, scratch, &mut nodes, halted)?
+        let weights = [self.plain_weight(east_rows), 2, 4];
+        let mut count = |parts| self.count_west(parts, weights, scratch, &mut nodes, halted);
+        let solutions = match slot {
+            Some(slot) => {
+                let pin = inner_pins(g, west_rows).nth(slot);
+                count(Box::new(pin.into_iter()))?
+            }
+            None if (east < self.pin_from) != self.other_way => {
+                count(Box::new(std::iter::once(InnerPin::none(g, west_rows))))?
+            }
+            None => count(Box::new(inner_pins(g, west_rows)))?,
         };
         Some(Tally { solutions, nodes })
+    }
+
+    /// Puts the keys of East's half-boards on `east_rows` in `scratch.patterns`, unless
+    /// they are there already; `None` if halted.
+    #[inline(always)]
+    fn load_east(
+        &self,
+        east_rows: u32,
+        scratch: &mut Scratch,
+        halted: &dyn Fn() -> bool,
+    ) -> Option<()> {
+        if scratch.east_of == Some(east_rows) {
+            return Some(());
+        }
+        let g = &self.geometry;
+        scratch.east_of = None;
+        scratch.patterns.clear();
+        let out = std::slice::from_mut(&mut scratch.patterns);
+        scratch
+            .half
+            .collect(g, &self.table, g.half(true), east_rows, true, out, halted)?;
+        scratch.east_of = Some(east_rows);
+        Some(())
     }
 
     /// Counts West's half-boards of each part against East's keys (`scratch.patterns`)
@@ -280,7 +361,7 @@ impl Join {
     #[inline(always)]
     fn count_west(
         &self,
-        parts: impl Iterator<Item = InnerPin>,
+        parts: Box<dyn Iterator<Item = InnerPin> + '_>,
         weights: [u64; 3],
         scratch: &mut Scratch,
         nodes: &mut u64,
@@ -294,6 +375,7 @@ impl Join {
             classes,
             half,
             cleared,
+            ..
         } = scratch;
         let mut solutions = 0;
         for part in parts {
@@ -307,7 +389,8 @@ impl Join {
                 part.west_rows,
                 keep_plain,
                 classes,
-            );
+                halted,
+            )?;
             let built = classes.iter().map(|c| c.len() as u64).sum::<u64>();
             *nodes += built;
             if built == 0 {
@@ -342,6 +425,7 @@ impl Join {
         halted: &dyn Fn() -> bool,
     ) -> Option<Tally> {
         let g = &self.geometry;
+        scratch.east_of = None;
         let Scratch {
             kernel,
             counter,
@@ -349,6 +433,7 @@ impl Join {
             classes,
             half,
             cleared,
+            ..
         } = scratch;
         let mut tally = Some(Tally::default());
         let mut east_built_for = None;
@@ -356,8 +441,15 @@ impl Join {
         Cross::for_each_pin(g, east_rows, |pin| {
             if east_built_for != Some(pin.east.blocked) {
                 east.clear();
+                east_built_for = None;
                 let out = std::slice::from_mut(&mut *east);
-                half.collect(g, &self.table, pin.east, east_rows, true, out);
+                if half
+                    .collect(g, &self.table, pin.east, east_rows, true, out, halted)
+                    .is_none()
+                {
+                    tally = None;
+                    return false;
+                }
                 east_built_for = Some(pin.east.blocked);
                 if let Some(tally) = &mut tally {
                     tally.nodes += east.len() as u64;
@@ -367,7 +459,13 @@ impl Join {
             west.clear();
             if !east.is_empty() {
                 let out = std::slice::from_mut(&mut *west);
-                half.collect(g, &self.table, pin.west, pin.west_rows, true, out);
+                if half
+                    .collect(g, &self.table, pin.west, pin.west_rows, true, out, halted)
+                    .is_none()
+                {
+                    tally = None;
+                    return false;
+                }
             }
             let found = count_pairs(counter, east, west, self.patterns_per_load, halted);
             match (&mut tally, found) {
@@ -388,6 +486,7 @@ impl Join {
             kernel,
             counter: PairCounter::new(self.geometry.key_bits(), kernel),
             patterns: Vec::new(),
+            east_of: None,
             cleared: Vec::new(),
             classes: Default::default(),
             half: HalfScratch::new(kernel),
@@ -418,6 +517,9 @@ pub struct Scratch {
     kernel: Kernel,
     counter: PairCounter,
     patterns: Vec<u64>,
+    /// The even row set whose East's keys `patterns` holds whole, if any (kept from one
+    /// pin to the next of the same row set).
+    east_of: Option<u32>,
     /// East's keys clear of one pin's bars.
     cleared: Vec<u64>,
     /// The west keys by class (0, 1 or 2 long diagonals held).
@@ -475,7 +577,9 @@ pub(super) mod tests {
 
     /// Counted pin by pin of West's inner column (`inner`), every row set of an even
     /// board gives what it gives counted whole, with every kernel (boards this small are
-    /// counted whole unless told).
+    /// counted whole unless told). With each pin a sub-problem of its own (as from
+    /// [`PINS_APART_FROM`]), a row set's pins add up to its count, a pin's nodes are the
+    /// same whether East's keys were in hand or not, and the total is the published one.
     #[test]
     fn a_row_set_counts_the_same_pin_by_pin_as_whole() {
         for kernel in Kernel::available() {
@@ -483,15 +587,34 @@ pub(super) mod tests {
                 let whole = Join::new(n, None, 1).unwrap();
                 let mut pinned = Join::new(n, None, 1).unwrap();
                 pinned.pin_from = 0;
-                let (mut a, mut b) = (whole.scratch(kernel), pinned.scratch(kernel));
+                let mut apart = Join::new(n, None, 1).unwrap();
+                let Pieces::RowSets(row_sets) = &whole.pieces else {
+                    panic!("row sets whole below {PINS_APART_FROM}");
+                };
+                apart.pieces = Pieces::Pins(row_sets.clone());
+                let side = apart.geometry.side as usize;
+                assert_eq!(apart.blocks(), (whole.len(), side));
+                let [mut a, mut b, mut c, mut fresh] =
+                    [&whole, &pinned, &apart, &apart].map(|plan| plan.scratch(kernel));
+                let mut total = 0u128;
                 for id in 0..whole.len() {
                     let (by_whole, by_pin) = (whole.solve(id, &mut a), pinned.solve(id, &mut b));
-                    assert_eq!(
-                        by_whole.solutions, by_pin.solutions,
-                        "n = {n}, {id}, {kernel:?}"
-                    );
+                    let name = format!("n = {n}, {id}, {kernel:?}");
+                    assert_eq!(by_whole.solutions, by_pin.solutions, "{name}");
                     assert!(by_whole.solutions == 0 || by_pin.nodes > 0);
+                    let mut by_pins = 0;
+                    for pin in id * side..(id + 1) * side {
+                        assert_eq!(apart.weight(pin), whole.weight(id));
+                        let tally = apart.solve(pin, &mut c);
+                        fresh.east_of = None;
+                        assert_eq!(apart.solve(pin, &mut fresh), tally, "{name}, pin {pin}");
+                        by_pins += tally.solutions;
+                        total += u128::from(apart.weight(pin)) * u128::from(tally.solutions);
+                    }
+                    assert_eq!(by_pins, by_whole.solutions, "{name}");
                 }
+                assert_eq!(Some(total), known(n).map(|k| k.total), "n = {n}");
+                assert!(apart.the_other_way().is_none(), "a pin has one way");
             }
         }
     }

@@ -23,6 +23,10 @@ pub struct QuadrantTable {
     store: Store,
     /// Bytes of every slab built so far, those let go of included.
     built: AtomicU64,
+    /// Held while a slab is built: a worker asking for a slab another is building waits
+    /// for it rather than building it too (both workers of a shard start on the same
+    /// row set's pins, and a slab of side 14 takes 236 MB).
+    building: Mutex<()>,
 }
 
 /// Where the slabs are kept.
@@ -129,43 +133,80 @@ impl QuadrantTable {
             side,
             store,
             built: AtomicU64::new(0),
+            building: Mutex::new(()),
         }
     }
 
-    /// The slab of `rows`, built now if it is not held. In a table of limited room, two
-    /// workers asking for the same missing slab at once may both build it; the first
-    /// one in is kept.
+    /// The slab of `rows`, built now if it is not held.
     #[inline(always)]
     pub fn slab(&self, rows: u32) -> SlabRef<'_> {
+        self.slab_until(rows, &|| false).expect("never halted")
+    }
+
+    /// [`QuadrantTable::slab`], or `None` once `halted` says so while it is built (the
+    /// largest take most of a second): a stop never waits for a slab.
+    #[inline(always)]
+    pub fn slab_until(&self, rows: u32, halted: &dyn Fn() -> bool) -> Option<SlabRef<'_>> {
         match &self.store {
             Store::All(slabs) => {
-                SlabRef::Kept(slabs[rows as usize].get_or_init(|| self.build(rows)))
+                let cell = &slabs[rows as usize];
+                match cell.get() {
+                    Some(slab) => Some(SlabRef::Kept(slab)),
+                    None => self.build_into(cell, rows, halted).map(SlabRef::Kept),
+                }
             }
-            Store::Room { room, held } => SlabRef::Held(self.slab_in_room(rows, *room, held)),
+            Store::Room { room, held } => {
+                let slab = self.slab_in_room(rows, *room, held, halted)?;
+                Some(SlabRef::Held(slab))
+            }
         }
     }
 
-    /// [`QuadrantTable::slab`] from the `held` slabs of a table of `room` bytes (a slab of
-    /// the largest boards serves seconds of work: the lock is nothing beside it).
+    /// Builds the slab of `rows` into its `cell` of a table that keeps all, unless
+    /// another worker did while this one waited for its turn.
+    #[cold]
+    fn build_into<'a>(
+        &self,
+        cell: &'a OnceLock<Slab>,
+        rows: u32,
+        halted: &dyn Fn() -> bool,
+    ) -> Option<&'a Slab> {
+        let _turn = lock(&self.building);
+        if let Some(slab) = cell.get() {
+            return Some(slab);
+        }
+        let slab = self.build(rows, halted)?;
+        Some(cell.get_or_init(|| slab))
+    }
+
+    /// [`QuadrantTable::slab_until`] from the `held` slabs of a table of `room` bytes (a
+    /// slab of the largest boards serves seconds of work: the lock is nothing beside
+    /// it).
     #[inline(never)]
-    fn slab_in_room(&self, rows: u32, room: u64, held: &Mutex<Held>) -> Arc<Slab> {
+    fn slab_in_room(
+        &self,
+        rows: u32,
+        room: u64,
+        held: &Mutex<Held>,
+        halted: &dyn Fn() -> bool,
+    ) -> Option<Arc<Slab>> {
         if let Some(slab) = lock(held).take(rows) {
-            return slab;
+            return Some(slab);
         }
-        let slab = Arc::new(self.build(rows));
-        let mut held = lock(held);
-        if let Some(first) = held.take(rows) {
-            return first;
+        let _turn = lock(&self.building);
+        if let Some(slab) = lock(held).take(rows) {
+            return Some(slab);
         }
-        held.keep(rows, Arc::clone(&slab), room);
-        slab
+        let slab = Arc::new(self.build(rows, halted)?);
+        lock(held).keep(rows, Arc::clone(&slab), room);
+        Some(slab)
     }
 
     #[cold]
-    fn build(&self, rows: u32) -> Slab {
-        let slab = Slab::build(self.side, rows);
+    fn build(&self, rows: u32, halted: &dyn Fn() -> bool) -> Option<Slab> {
+        let slab = Slab::build(self.side, rows, halted)?;
         self.built.fetch_add(slab.bytes(), Ordering::Relaxed);
-        slab
+        Some(slab)
     }
 
     /// Bytes of slabs the table keeps (`u64::MAX`: all).
@@ -221,8 +262,8 @@ impl QuadrantTable {
     }
 }
 
-/// The held slabs, locked.
-fn lock(held: &Mutex<Held>) -> MutexGuard<'_, Held> {
+/// The held slabs (or the building turn), locked.
+fn lock<T>(held: &Mutex<T>) -> MutexGuard<'_, T> {
     // A worker that panicked holding the lock left the slabs whole (each change is made
     // under it in one step), so they are still good to read.
     held.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
@@ -276,10 +317,13 @@ fn counted(list: &[u64; 15], side: u32) -> u64 {
 }
 
 impl Slab {
-    /// Every placement on exactly `rows`: counted per column set, then filled in place.
-    fn build(side: u32, rows: u32) -> Slab {
+    /// Every placement on exactly `rows`: counted per column set, then filled in place;
+    /// `None` once `halted` says so.
+    fn build(side: u32, rows: u32, halted: &dyn Fn() -> bool) -> Option<Slab> {
         let mut offsets = vec![0u32; (1 << side) + 1];
-        place(side, rows, &mut |p| offsets[p.columns as usize] += 1);
+        place(side, rows, halted, &mut |p| {
+            offsets[p.columns as usize] += 1
+        })?;
         let mut end = 0u32;
         for slot in offsets.iter_mut() {
             end += *slot;
@@ -287,12 +331,12 @@ impl Slab {
         }
         // Fill each column set from its end; the offsets end up at the starts.
         let mut pieces = vec![0u64; end as usize];
-        place(side, rows, &mut |p| {
+        place(side, rows, halted, &mut |p| {
             let slot = &mut offsets[p.columns as usize];
             *slot -= 1;
             pieces[*slot as usize] = u64::from(p.d1) | u64::from(p.d2) << 32;
-        });
-        Slab { offsets, pieces }
+        })?;
+        Some(Slab { offsets, pieces })
     }
 
     /// The placements on exactly these columns.
@@ -316,13 +360,20 @@ struct Piece {
 }
 
 /// Calls `emit` with every placement of one queen on each of `rows` and none on the other
-/// rows of the `side` square (a bitmask search, row by row).
-fn place(side: u32, rows: u32, emit: &mut impl FnMut(Piece)) {
-    extend(side, rows, 0, Piece::default(), 0, 0, emit);
+/// rows of the `side` square (a bitmask search, row by row); `None` if `halted` said so
+/// first (it is asked before each queen of the first two rows: a few hundred times).
+fn place(
+    side: u32,
+    rows: u32,
+    halted: &dyn Fn() -> bool,
+    emit: &mut impl FnMut(Piece),
+) -> Option<()> {
+    extend(side, rows, 0, Piece::default(), 0, 0, halted, emit).then_some(())
 }
 
 /// [`place`] from `row` on, given `piece` above it; `left` and `right` are the columns of
-/// `row` its queens attack along the two diagonals.
+/// `row` its queens attack along the two diagonals. False if halted.
+#[allow(clippy::too_many_arguments)]
 fn extend(
     side: u32,
     rows: u32,
@@ -330,13 +381,17 @@ fn extend(
     piece: Piece,
     left: u32,
     right: u32,
+    halted: &dyn Fn() -> bool,
     emit: &mut impl FnMut(Piece),
-) {
+) -> bool {
     let all = (1u32 << side) - 1;
     let rest = rows >> row;
     if rest == 0 {
         emit(piece);
-        return;
+        return true;
+    }
+    if piece.columns.count_ones() < 2 && halted() {
+        return false;
     }
     // Rows without a queen only carry the diagonals down.
     let skip = rest.trailing_zeros();
@@ -351,16 +406,21 @@ fn extend(
             d1: piece.d1 | 1 << (row + column),
             d2: piece.d2 | 1 << (row + side - 1 - column),
         };
-        extend(
+        let went_on = extend(
             side,
             rows,
             row + 1,
             next,
             (left | bit) >> 1,
             ((right | bit) << 1) & all,
+            halted,
             emit,
         );
+        if !went_on {
+            return false;
+        }
     }
+    true
 }
 
 #[cfg(test)]
@@ -454,6 +514,27 @@ mod tests {
         table.slab(0b1011).pieces(0b111);
         assert_eq!(table.heap_bytes() - empty, one, "the same slab");
         assert_eq!(table.slabs_held(), 1);
+    }
+
+    /// A slab whose building is halted is kept nowhere (in either store), and asked for
+    /// again it is built whole; a stop is heard within the first rows of its search.
+    #[test]
+    fn a_halted_slab_is_not_kept() {
+        for room in [u64::MAX, 1 << 20] {
+            let table = QuadrantTable::new(10, room);
+            let asked = std::cell::Cell::new(0);
+            let halted = || {
+                asked.set(asked.get() + 1);
+                asked.get() > 3
+            };
+            assert!(table.slab_until(0b11_1111_1111, &halted).is_none());
+            assert_eq!(asked.get(), 4, "asked until it said stop, then not again");
+            assert_eq!((table.slabs_held(), table.built_bytes()), (0, 0));
+            let slab = table.slab_until(0b11_1111_1111, &|| false).expect("built");
+            let all: usize = (0..1u32 << 10).map(|c| slab.pieces(c).len()).sum();
+            assert_eq!(all, 724, "Q(10)");
+            assert_eq!(table.slabs_held(), 1);
+        }
     }
 
     /// A table given room for a few slabs lets go of the least recently used ones and

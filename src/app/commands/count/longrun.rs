@@ -82,7 +82,7 @@ pub fn covered(plan: &Plan, shard: Option<Shard>) -> Result<Vec<usize>, Failure>
             plan.len()
         )));
     }
-    Ok(plan.partition(shard.count).swap_remove(shard.index - 1))
+    Ok(plan.part(shard.count, shard.index - 1))
 }
 
 /// What fixes the meaning of sub-problem ids: a checkpoint must match it to be resumed.

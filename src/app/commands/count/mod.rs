@@ -310,7 +310,7 @@ fn run_here(engine: &Engine, part: Share, saved: Saved, args: &CountArgs, stop: 
             scope.spawn(move || writer.keep_writing(&saved.done, fresh, finished, &sink.bar));
         }
         let skip = |id: usize| saved.done.contains_key(&id);
-        let record = |id: usize, tally: Tally| {
+        let record = |id: usize, tally: Tally, _seconds: f64| {
             fresh.lock().expect("no panics hold it").push((id, tally));
         };
         let work = Work {
