@@ -101,8 +101,11 @@ pub struct Work<'a> {
     /// hand are finished.
     pub close: Option<&'a AtomicBool>,
     /// Called with each sub-problem's id, tally and seconds (on its thread, from being
-    /// handed out) as it finishes: a checkpoint writer, a projection's sample.
+    /// handed out; 0 unless `timed`) as it finishes: a checkpoint writer, a projection's
+    /// sample.
     pub finished: Option<&'a (dyn Fn(usize, Tally, f64) + Sync)>,
+    /// Time each sub-problem (a projection's sample).
+    pub timed: bool,
 }
 
 /// The options of a count, checked, and the worker threads that run it.
@@ -264,6 +267,7 @@ impl Engine {
                 stop: work.stop,
                 close: work.close,
             },
+            work.timed,
             &|id, tally, seconds| {
                 if let Some(finished) = work.finished {
                     finished(id, tally, seconds);
@@ -318,6 +322,7 @@ impl Engine {
             self.kernel,
             &ids,
             Halts::default(),
+            false,
             &|_, _, _| {},
         ) {
             by_group[searches.group_of(id)] += tally;

@@ -117,6 +117,7 @@ fn run_for(
             only: Some(ids),
             stop,
             close: Some(&close),
+            timed: true,
             finished: Some(&|id, tally, seconds| {
                 finished.fetch_add(1, Ordering::Relaxed);
                 let one = Timed { id, tally, seconds };

@@ -318,16 +318,15 @@ impl Join {
         }
         // West's half-boards count by class (how many long diagonals they hold).
         let weights = [self.plain_weight(east_rows), 2, 4];
-        let mut count = |parts| self.count_west(parts, weights, scratch, &mut nodes, halted);
-        let solutions = match slot {
-            Some(slot) => {
-                let pin = inner_pins(g, west_rows).nth(slot);
-                count(Box::new(pin.into_iter()))?
-            }
-            None if (east < self.pin_from) != self.other_way => {
-                count(Box::new(std::iter::once(InnerPin::none(g, west_rows))))?
-            }
-            None => count(Box::new(inner_pins(g, west_rows)))?,
+        let whole = slot.is_none() && (east < self.pin_from) != self.other_way;
+        let solutions = if whole {
+            let parts = std::iter::once(InnerPin::none(g, west_rows));
+            self.count_west(parts, weights, scratch, &mut nodes, halted)?
+        } else {
+            // One pin, or every one.
+            let (skip, take) = slot.map_or((0, usize::MAX), |slot| (slot, 1));
+            let parts = inner_pins(g, west_rows).skip(skip).take(take);
+            self.count_west(parts, weights, scratch, &mut nodes, halted)?
         };
         Some(Tally { solutions, nodes })
     }
@@ -361,7 +360,7 @@ impl Join {
     #[inline(always)]
     fn count_west(
         &self,
-        parts: Box<dyn Iterator<Item = InnerPin> + '_>,
+        parts: impl Iterator<Item = InnerPin>,
         weights: [u64; 3],
         scratch: &mut Scratch,
         nodes: &mut u64,
