@@ -58,8 +58,10 @@
 //! rotation-fixed searches and Burnside: this method delivers the total.
 //!
 //! # Sub-problems
-//! On an even board, sub-problem `i` is the `i`-th counted row set in increasing order; on
-//! an odd board, the `i`-th of East's row sets (`cross`): a pure function of `n`. The
+//! On an even board, sub-problem `i` is the `i`-th counted row set in increasing order
+//! (from N = 28, whose row sets take up to twenty minutes, sub-problem `i * w + j` is the
+//! `i`-th row set's `j`-th pin, see `inner` and `join`); on an odd board, the `i`-th of
+//! East's row sets (`cross`): a pure function of `n`. The
 //! quadrant table is shared by the workers and built by need, one slab of pieces per
 //! quadrant row set, the first time a row set asks for it: a shard of a few row sets
 //! builds a few slabs. Each worker keeps its own buffers for the keys of the row set it is
