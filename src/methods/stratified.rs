@@ -22,10 +22,16 @@ pub struct Total {
 /// The normal quantile of 95%: a two-sided 90% interval.
 const Z90: f64 = 1.645;
 
+/// Sampled values below which a sample gives no interval, unless it is a census: two
+/// or three values of a skewed population bound nothing (`estimate 28` once said "0 s to
+/// 172 years" from two).
+pub const FEWEST: usize = 5;
+
 /// The total over strata of `sizes`, from `sample` values tagged by stratum; `None`
-/// with fewer than two sampled values.
+/// with fewer than [`FEWEST`] sampled values, unless they are all of them.
 pub fn total(sizes: &[usize], sample: &[(usize, f64)]) -> Option<Total> {
-    if sample.len() < 2 {
+    let census = sample.len() >= sizes.iter().sum::<usize>();
+    if sample.is_empty() || sample.len() < FEWEST && !census {
         return None;
     }
     let mut by_stratum = vec![Vec::new(); sizes.len()];
@@ -36,7 +42,9 @@ pub fn total(sizes: &[usize], sample: &[(usize, f64)]) -> Option<Total> {
     for (size, values) in pooled(sizes, by_stratum) {
         let n = values.len() as f64;
         let mean = values.iter().sum::<f64>() / n;
-        let spread = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0);
+        // A lone value is a census's (anything else pools it): no spread to correct.
+        let squares = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>();
+        let spread = if n > 1.0 { squares / (n - 1.0) } else { 0.0 };
         let size = size as f64;
         total += size * mean;
         variance += size * size * (1.0 - n / size).max(0.0) * spread / n;
@@ -89,6 +97,10 @@ mod tests {
     #[test]
     fn too_small_a_sample_has_no_interval() {
         assert_eq!(total(&[10], &[(0, 1.0)]), None);
+        let four = [(0, 1.0), (0, 2.0), (0, 3.0), (0, 4.0)];
+        assert_eq!(total(&[10], &four), None);
+        let census = total(&[4], &four).expect("all of them");
+        assert_eq!((census.low, census.total, census.high), (10.0, 10.0, 10.0));
     }
 
     /// Strata of one sampled value are pooled with a neighbour; the pooled stratum's
@@ -96,7 +108,7 @@ mod tests {
     #[test]
     fn lone_values_are_pooled() {
         let sizes = [10, 10, 0, 10];
-        let sample = [(0, 1.0), (1, 3.0), (3, 5.0), (3, 7.0)];
+        let sample = [(0, 1.0), (1, 3.0), (3, 5.0), (3, 7.0), (3, 6.0)];
         let got = total(&sizes, &sample).unwrap();
         assert_eq!(got.total, 20.0 * 2.0 + 10.0 * 6.0);
         assert!(got.low < got.total && got.total < got.high);
