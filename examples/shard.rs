@@ -10,11 +10,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let shards: usize = args.next().unwrap_or_else(|| "4".into()).parse()?;
     let engine = Engine::new(&Options::default())?;
     let plan = engine.prepare_part(n, shards)?;
+    let partition = plan.partition(shards);
     let mut tallies: Vec<Option<Tally>> = vec![None; plan.len()];
     for i in 0..shards {
         // On a cluster, shard i + 1 of K runs on a machine of its own and finds its part
         // alone.
-        let part = plan.part(shards, i);
+        let part = partition.part(i);
         let work = Work {
             only: Some(&part),
             ..Work::default()

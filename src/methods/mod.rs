@@ -179,6 +179,31 @@ pub struct Sizing {
     pub other_way: bool,
 }
 
+/// The sub-problems of a plan cut into parts ([`Plan::partition`]).
+pub struct Partition<'a>(Parts<'a>);
+
+/// How a method's parts are had.
+enum Parts<'a> {
+    /// Every part, listed (backtracking's, made at once).
+    Listed(Vec<Vec<usize>>),
+    /// The join's: runs of its fixed order, each found alone.
+    Runs { join: &'a Join, shards: usize },
+}
+
+impl Partition<'_> {
+    /// Part `index` (from 0), its ids in increasing order.
+    pub fn part(&self, index: usize) -> Vec<usize> {
+        match &self.0 {
+            Parts::Listed(parts) => parts[index].clone(),
+            Parts::Runs { join, shards } => {
+                assert!(index < *shards);
+                let (blocks, per_block) = join.blocks();
+                partition::shuffled_run(blocks, per_block, *shards, index, join.n)
+            }
+        }
+    }
+}
+
 /// A count split into sub-problems by one method.
 pub struct Plan {
     kind: Kind,
@@ -305,16 +330,20 @@ impl Plan {
     ///   pieces of every row set, which a shard must not build; taken at random, a
     ///   part's work is a sample of the whole.
     pub fn part(&self, shards: usize, index: usize) -> Vec<usize> {
-        assert!(index < shards);
+        self.partition(shards).part(index)
+    }
+
+    /// The cut into `shards` parts that [`Plan::part`] takes one of, for taking several:
+    /// backtracking's is made once, the join's parts are each found alone.
+    pub fn partition(&self, shards: usize) -> Partition<'_> {
+        assert!(shards >= 1);
         match &self.kind {
-            Kind::Backtrack(split) => {
-                partition::by_cost(split.len(), shards, |id| split.estimated_cost(id))
-                    .swap_remove(index)
-            }
-            Kind::Halves(join) => {
-                let (blocks, per_block) = join.blocks();
-                partition::shuffled_run(blocks, per_block, shards, index, join.n)
-            }
+            Kind::Backtrack(split) => Partition(Parts::Listed(partition::by_cost(
+                split.len(),
+                shards,
+                |id| split.estimated_cost(id),
+            ))),
+            Kind::Halves(join) => Partition(Parts::Runs { join, shards }),
         }
     }
 

@@ -22,8 +22,8 @@ struct JsonEstimate {
     kernel: &'static str,
     /// The whole count on `threads` threads.
     seconds: f64,
-    /// Its 90% interval (`null` where the sample gives none: backtracking's probes, a
-    /// sample of one).
+    /// Its 90% interval (`null` where the sample gives none: backtracking's probes, fewer
+    /// than five sampled runs).
     seconds_low: Option<f64>,
     seconds_high: Option<f64>,
     /// The whole count's CPU time, in hours of one core like this machine's.

@@ -27,11 +27,12 @@ pub fn run(args: &MergeArgs) -> Result<(), Failure> {
     let shards = one_per_number(&files)?;
     let first = &shards.values().next().expect("one file at least").shard;
     let (engine, plan, _) = plan_of(first, files[0].file, args.threads, KernelArg::Auto, false)?;
+    let parts = plan.partition(first.shards);
     let mut tallies: Vec<Option<Tally>> = vec![None; plan.len()];
     for read in shards.values() {
         let s = &read.shard;
         let ids: Vec<usize> = s.results.iter().map(|r| r.0).collect();
-        if ids != plan.part(s.shards, s.shard - 1) {
+        if ids != parts.part(s.shard - 1) {
             return Err(refuse(
                 read.file,
                 format!(

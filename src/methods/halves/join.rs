@@ -178,12 +178,20 @@ impl Join {
         (self.east_rows(id) & north).count_ones() as usize
     }
 
-    /// How many sub-problems each [`Join::stratum`] holds.
-    pub fn strata(&self) -> Vec<usize> {
-        let (blocks, per_block) = self.blocks();
+    /// How many runs of `per_run` consecutive sub-problems (the `i`-th from
+    /// `i * per_run`) each [`Join::stratum`] holds, a run classed by its first.
+    pub fn strata(&self, per_run: usize) -> Vec<usize> {
         let mut sizes = vec![0; self.geometry.side as usize + 1];
-        for block in 0..blocks {
-            sizes[self.stratum(block * per_block)] += per_block;
+        let (blocks, per_block) = self.blocks();
+        if per_run == 1 {
+            // A row set's pins share its stratum: count by row set.
+            for block in 0..blocks {
+                sizes[self.stratum(block * per_block)] += per_block;
+            }
+        } else {
+            for run in 0..self.len().div_ceil(per_run) {
+                sizes[self.stratum(run * per_run)] += 1;
+            }
         }
         sizes
     }
@@ -440,7 +448,6 @@ impl Join {
         Cross::for_each_pin(g, east_rows, |pin| {
             if east_built_for != Some(pin.east.blocked) {
                 east.clear();
-                east_built_for = None;
                 let out = std::slice::from_mut(&mut *east);
                 if half
                     .collect(g, &self.table, pin.east, east_rows, true, out, halted)

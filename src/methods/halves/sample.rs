@@ -46,12 +46,11 @@ pub fn projected_seconds(
     let per_run = if shards > 1 { 1 } else { RUN };
     let runs = join.len().div_ceil(per_run);
     let run_of = |run: usize| run * per_run..((run + 1) * per_run).min(join.len());
-    let order = Shuffle::new(runs, join.n);
-    let ids: Vec<usize> = order
+    let taken: Vec<usize> = Shuffle::new(runs, join.n)
         .iter()
         .take(MOST_SAMPLED / per_run)
-        .flat_map(run_of)
         .collect();
+    let ids: Vec<usize> = taken.iter().flat_map(|&run| run_of(run)).collect();
     // Each worker's sub-problem in hand may still add its slabs once the table is full.
     let in_hand = sampler.threads() as u64 * memory::row_set_bytes(join.n);
     let room = sampler
@@ -73,29 +72,21 @@ pub fn projected_seconds(
     };
     // Each finished run's seconds, by stratum.
     let seconds: HashMap<usize, f64> = timed.iter().map(|t| (t.id, t.seconds)).collect();
-    let sample: Vec<(usize, f64)> = order
+    let sample: Vec<(usize, f64)> = taken
         .iter()
-        .take(MOST_SAMPLED / per_run)
-        .filter_map(|run| {
+        .filter_map(|&run| {
             let total = run_of(run)
                 .map(|id| seconds.get(&id))
                 .sum::<Option<f64>>()?;
             Some((join.stratum(run * per_run), total))
         })
         .collect();
-    let strata = if per_run == 1 {
-        join.strata()
-    } else {
-        let mut sizes = vec![0; join.strata().len()];
-        (0..runs).for_each(|run| sizes[join.stratum(run * per_run)] += 1);
-        sizes
-    };
     let threads = sampler.threads() as f64;
     let on_threads = |core_seconds: f64| core_seconds / threads + building;
-    let total = stratified::total(&strata, &sample);
+    let total = stratified::total(&join.strata(per_run), &sample);
     let seconds = match total {
         Some(total) => on_threads(total.total),
-        // A run or none: the whole count as that many of what finished.
+        // Too few runs to bound: the whole count as that many of what finished.
         None => {
             let spent: f64 = timed.iter().map(|t| t.seconds).sum();
             on_threads(spent * join.len() as f64 / timed.len().max(1) as f64)
