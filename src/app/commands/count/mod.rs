@@ -98,15 +98,7 @@ fn count(args: &CountArgs, ranks: Option<&Ranks>) -> Result<(), Failure> {
             warn_if_long_plan(&engine, &plan, &bar, &stop);
         }
         if shard.is_none() && args.checkpoint.is_none() && stop.stopped() {
-            // Stopped while preparing, with nothing to keep: listing the ids would take
-            // seconds more at N = 28 (280 million of them, 2.2 GB).
-            return Err(Failure::interrupted(
-                format!(
-                    "interrupted with 0 of {} done; {NOTHING_SAVED}",
-                    nqueens::words::plural(plan.len() as u64, "sub-problem")
-                ),
-                stop.status(),
-            ));
+            return Err(longrun::stopped_before_listing(&plan, stop.status()));
         }
         let covered = longrun::covered(&plan, shard)?;
         let numbering = Numbering::of(&plan, shard);
@@ -434,9 +426,6 @@ fn run_on_mpi(
     ))
 }
 
-/// What an interrupted run without a checkpoint says it kept.
-const NOTHING_SAVED: &str = "nothing was saved (use --checkpoint FILE to keep partial work)";
-
 /// The failure of a run stopped by a signal: what was done and what was kept.
 fn interrupted(ran: &Ran, covered: &[usize], args: &CountArgs, stop: &Stop) -> Failure {
     let finished = covered
@@ -453,7 +442,7 @@ fn interrupted(ran: &Ran, covered: &[usize], args: &CountArgs, stop: &Stop) -> F
             path.display()
         ),
         (Some(_), Some(why)) => format!("{why} (the last checkpoint written is kept)"),
-        (None, _) => NOTHING_SAVED.into(),
+        (None, _) => longrun::NOTHING_SAVED.into(),
     };
     let status = if ran.checkpoint_failure.is_some() {
         1
