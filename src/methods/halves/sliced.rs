@@ -109,7 +109,7 @@ macro_rules! with_layout {
 const TILE_BLOCKS: usize = 4;
 
 /// Where in a block the masks that `item` selects lie, chunk by chunk (indices of
-/// `Bits512` from the block's start).
+/// `Bits512` from the block's start): [`chunk_mask`]'s masks, computed once for a tile.
 #[inline(always)]
 fn item_masks<const CHUNKS: usize, const WIDTH: u32>(item: u64) -> [usize; CHUNKS] {
     let masks = 1 << WIDTH;

@@ -70,13 +70,13 @@ pub fn parse_shard(spec: &str) -> Result<Shard, Failure> {
 /// What an interrupted run without a checkpoint says it kept.
 pub const NOTHING_SAVED: &str = "nothing was saved (use --checkpoint FILE to keep partial work)";
 
-/// The failure of a whole count stopped while preparing, with nothing to keep: listing
-/// its ids would take seconds more at N = 28 (280 million of them, 2.2 GB).
-pub fn stopped_before_listing(plan: &Plan, status: u8) -> Failure {
+/// The failure of a run stopped by a signal with `finished` of its `of` sub-problems
+/// done, saying what was kept.
+pub fn stopped_with(finished: usize, of: usize, saved: &str, status: u8) -> Failure {
     Failure::interrupted(
         format!(
-            "interrupted with 0 of {} done; {NOTHING_SAVED}",
-            nqueens::words::plural(plan.len() as u64, "sub-problem")
+            "interrupted with {finished} of {} done; {saved}",
+            nqueens::words::plural(of as u64, "sub-problem")
         ),
         status,
     )
