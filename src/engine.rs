@@ -154,6 +154,11 @@ impl Engine {
         self.scheduler.threads()
     }
 
+    /// Runs `work` once on each worker thread, and returns when all have.
+    pub fn on_each_thread(&self, work: &(dyn Fn() + Sync)) {
+        self.scheduler.on_each_thread(work);
+    }
+
     /// The kernel level the searches run with.
     pub fn kernel(&self) -> KernelLevel {
         self.kernel.level()

@@ -5,6 +5,7 @@
 //! lends it its threads ([`Sampler`]): runs with a deadline, and backtracking's node rate
 //! here, measured on a smaller board.
 
+use crate::cpu::Kernel;
 use crate::engine::{Engine, NoProgress, Work};
 use crate::methods::sampling::{Sampler, Timed};
 use crate::methods::{Method, Plan};
@@ -27,8 +28,12 @@ pub struct Projection {
     /// Bytes the count holds at most (the join's table and its workers' buffers; for
     /// backtracking, its sub-problem list).
     pub memory_bytes: u64,
-    /// Sub-problems the projection looked at.
+    /// Sub-problems the projection timed.
     pub sampled: usize,
+    /// Sub-problems it sized, the timed ones among them (see [`Projected::sized`]).
+    ///
+    /// [`Projected::sized`]: crate::methods::sampling::Projected::sized
+    pub sized: usize,
 }
 
 /// Projects the count of `plan` by `engine`, run whole (`shards` = 1) or in `shards`
@@ -60,6 +65,7 @@ pub fn project(
             .map(|(low, high)| (low / speed_up, high / speed_up)),
         memory_bytes: plan.memory_for_part(engine.threads(), 1),
         sampled: projected.sampled,
+        sized: projected.sized,
     }
 }
 
@@ -144,6 +150,10 @@ impl Sampler for EngineSampler<'_> {
         self.engine.threads()
     }
 
+    fn kernel(&self) -> Kernel {
+        Kernel::new(self.engine.kernel()).expect("the engine's kernel runs on this CPU")
+    }
+
     fn table_budget(&self) -> Option<u64> {
         self.engine.table_budget(self.plan.method(), self.plan.n())
     }
@@ -155,6 +165,10 @@ impl Sampler for EngineSampler<'_> {
         full: &(dyn Fn() -> bool + Sync),
     ) -> (Vec<Timed>, f64) {
         run_for(self.engine, self.plan, ids, seconds, full, self.stop)
+    }
+
+    fn on_each_thread(&self, work: &(dyn Fn() + Sync)) {
+        self.engine.on_each_thread(work);
     }
 
     fn node_rate(&self, seconds: f64) -> f64 {

@@ -160,6 +160,18 @@ impl Scheduler {
     }
 }
 
+impl Scheduler {
+    /// Runs `work` once on each worker thread (a sample's other work, on the threads
+    /// and their allocator's memory a count uses), and returns when all have.
+    pub fn on_each_thread(&self, work: &(dyn Fn() + Sync)) {
+        let each = |_: rayon::BroadcastContext<'_>| work();
+        match &self.pool {
+            Pool::Callers => drop(rayon::broadcast(each)),
+            Pool::Own(pool) => drop(pool.broadcast(each)),
+        }
+    }
+}
+
 /// Hands out the indices `0..len`, each once, in increasing order, to whichever thread
 /// asks.
 struct Cursor {

@@ -24,6 +24,7 @@ fn an_estimate_has_every_field_and_agrees_with_the_count_it_projects() {
         assert_eq!(e["subproblems"], c["subproblems"]);
         assert_eq!(e["threads"], 2);
         assert!(e["sampled"].as_u64().unwrap() >= 1);
+        assert!(e["sized"].as_u64().unwrap() >= e["sampled"].as_u64().unwrap());
         assert!(e["seconds"].as_f64().unwrap() > 0.0);
         assert!(e["memory_bytes"].as_u64().unwrap() > 0);
         assert_eq!(e["shards"], 1);
@@ -49,6 +50,7 @@ fn an_estimate_has_every_field_and_agrees_with_the_count_it_projects() {
                 "seconds_low",
                 "seconds_per_shard",
                 "shards",
+                "sized",
                 "subproblems",
                 "threads"
             ]

@@ -19,6 +19,7 @@ pub mod backtrack;
 pub mod halves;
 pub mod partition;
 pub mod refusal;
+pub mod regression;
 pub mod sampling;
 pub mod stratified;
 
@@ -368,6 +369,7 @@ impl Plan {
                     seconds: nodes / sampler.node_rate(budget / 2.0),
                     interval: None,
                     sampled,
+                    sized: sampled,
                 }
             }
             Kind::Halves(join) => halves::sample::projected_seconds(join, shards, budget, sampler),

@@ -2,6 +2,7 @@
 //! ([`crate::methods::Plan::projected_seconds`]): each method samples its own
 //! sub-problems its own way, on the engine's threads.
 
+use crate::cpu::Kernel;
 use crate::tally::Tally;
 use std::sync::atomic::AtomicBool;
 
@@ -23,14 +24,20 @@ pub struct Projected {
     pub seconds: f64,
     /// Their 90% interval, where the sample gives one.
     pub interval: Option<(f64, f64)>,
-    /// Sub-problems the projection looked at.
+    /// Sub-problems the projection timed.
     pub sampled: usize,
+    /// Sub-problems it sized (the join's two-phase sample: see `methods::regression`);
+    /// as many as it timed where it sizes none.
+    pub sized: usize,
 }
 
 /// The engine's side of a sample.
 pub trait Sampler {
     /// Worker threads the count will run on.
     fn threads(&self) -> usize;
+
+    /// The kernel they run.
+    fn kernel(&self) -> Kernel;
 
     /// Bytes the plan's tables may take (the memory budget less the workers' buffers);
     /// `None`: no limit.
@@ -46,6 +53,9 @@ pub trait Sampler {
         seconds: f64,
         full: &(dyn Fn() -> bool + Sync),
     ) -> (Vec<Timed>, f64);
+
+    /// Runs `work` once on each worker thread, and returns when all have.
+    fn on_each_thread(&self, work: &(dyn Fn() + Sync));
 
     /// Backtracking's nodes per second on these threads, measured on a small board in at
     /// most `seconds`.

@@ -16,7 +16,10 @@ struct JsonEstimate {
     method: &'static str,
     threads: usize,
     subproblems: usize,
+    /// Sub-problems timed, and sized (the join's two-phase sample; as many as timed
+    /// where nothing is sized).
     sampled: usize,
+    sized: usize,
     /// The CPU the sample ran on, and the kernel.
     cpu: String,
     kernel: &'static str,
@@ -37,8 +40,11 @@ struct JsonEstimate {
     memory_bytes_per_shard: u64,
 }
 
-/// Sampled sub-problems below which a projection is called rough.
+/// Sampled sub-problems below which a projection without an interval is called rough.
 const FIRM_SAMPLE: usize = 30;
+
+/// The share of the figure beyond which its interval's half-width makes it rough.
+const FIRM_SPREAD: f64 = 0.25;
 
 pub fn run(args: &EstimateArgs) -> Result<(), Failure> {
     let flags = EngineFlags::from_args(&args.engine, None);
@@ -79,6 +85,7 @@ pub fn run(args: &EstimateArgs) -> Result<(), Failure> {
             threads: engine.threads(),
             subproblems: p.subproblems,
             sampled: p.sampled,
+            sized: p.sized,
             cpu,
             kernel,
             seconds: json_seconds(p.seconds),
@@ -100,7 +107,7 @@ pub fn run(args: &EstimateArgs) -> Result<(), Failure> {
             args.n,
             p.method,
             plural(p.subproblems as u64, "sub-problem"),
-            plural(p.sampled as u64, "sampled sub-problem")
+            sample_text(p.sampled, p.sized)
         ),
     )?;
     print_line(
@@ -118,13 +125,23 @@ pub fn run(args: &EstimateArgs) -> Result<(), Failure> {
             human_bytes(p.memory_bytes)
         ),
     )?;
-    if p.sampled < FIRM_SAMPLE.min(p.subproblems) {
-        // A few sub-problems of a board whose sub-problems differ a hundredfold (one row
-        // set of N = 28 took 20 s, another 1,069 s) can be off many times over.
+    // A few sub-problems of a board whose sub-problems differ a hundredfold (one row set
+    // of N = 28 took 20 s, another 1,069 s) can be off many times over.
+    // Rough: a sample (not a census) with no interval and few sub-problems, or whose
+    // interval is wide (by a share of the figure, and by more than a second).
+    let rough = p.sampled < p.subproblems
+        && match p.interval {
+            Some((low, high)) => {
+                let margin = (high - low) / 2.0;
+                margin > FIRM_SPREAD * p.seconds && margin > 1.0
+            }
+            None => p.sampled < FIRM_SAMPLE,
+        };
+    if rough {
         print_line(
             &mut out,
             &format!(
-                "  a rough figure, from {} only: a longer --seconds samples more",
+                "  a rough figure, from {} timed: a longer --seconds samples more",
                 plural(p.sampled as u64, "sub-problem"),
             ),
         )?;
@@ -142,6 +159,19 @@ pub fn run(args: &EstimateArgs) -> Result<(), Failure> {
         )?;
     }
     Ok(())
+}
+
+/// What the projection sampled: "12 timed and 480 sized sub-problems", or "12 sampled
+/// sub-problems" where nothing was sized beyond the timed ones.
+fn sample_text(timed: usize, sized: usize) -> String {
+    if sized > timed {
+        format!(
+            "{timed} timed and {}",
+            plural(sized as u64, "sized sub-problem")
+        )
+    } else {
+        plural(timed as u64, "sampled sub-problem")
+    }
 }
 
 /// Core-hours to about three significant figures (whole ones from 100 up).

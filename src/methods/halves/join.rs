@@ -170,30 +170,11 @@ impl Join {
         }
     }
 
-    /// A class of sub-problem `id`'s size known before it is counted, for a projection's
-    /// strata: how many of East's rows lie in North (`0..=side`), which sets how its
-    /// queens share the quadrants, and so how many half-boards each side has.
-    pub fn stratum(&self, id: usize) -> usize {
-        let north = (1u32 << self.geometry.side) - 1;
-        (self.east_rows(id) & north).count_ones() as usize
-    }
-
-    /// How many runs of `per_run` consecutive sub-problems (the `i`-th from
-    /// `i * per_run`) each [`Join::stratum`] holds, a run classed by its first.
-    pub fn strata(&self, per_run: usize) -> Vec<usize> {
-        let mut sizes = vec![0; self.geometry.side as usize + 1];
-        let (blocks, per_block) = self.blocks();
-        if per_run == 1 {
-            // A row set's pins share its stratum: count by row set.
-            for block in 0..blocks {
-                sizes[self.stratum(block * per_block)] += per_block;
-            }
-        } else {
-            for run in 0..self.len().div_ceil(per_run) {
-                sizes[self.stratum(run * per_run)] += 1;
-            }
-        }
-        sizes
+    /// East's rows of sub-problem `id` in North, a class of its size known before it is
+    /// counted (see `sample`): it sets how its queens share the quadrants, and so how
+    /// many half-boards each side has.
+    pub(super) fn north_rows(&self, id: usize) -> u32 {
+        self.east_rows(id) & ((1u32 << self.geometry.side) - 1)
     }
 
     /// How the west half-boards of class (-,-) count on this row set of an even board
@@ -222,9 +203,10 @@ impl Join {
         self.table.heap_bytes() + listed
     }
 
-    /// Bytes of every slab of the table built so far, those dropped since included.
-    pub fn built_bytes(&self) -> u64 {
-        self.table.built_bytes()
+    /// Bytes of every slab of the table built so far, those dropped since included, and
+    /// the seconds building them took (one at a time).
+    pub fn built(&self) -> (u64, f64) {
+        (self.table.built_bytes(), self.table.building_seconds())
     }
 
     /// Counts sub-problem `id` (not yet weighted); `nodes` are the half-boards built. The
@@ -244,56 +226,88 @@ impl Join {
         scratch: &mut Scratch,
         halted: &dyn Fn() -> bool,
     ) -> Option<Tally> {
+        self.meet(id, Meet::Count, scratch, halted)
+    }
+
+    /// The size of sub-problem `id`, `None` if halted: found by building its half-boards
+    /// without counting (a few percent of the count's time at N = 27). A projection
+    /// times a few sub-problems and sizes many (see `sample`).
+    pub fn size(
+        &self,
+        id: usize,
+        scratch: &mut Scratch,
+        halted: &dyn Fn() -> bool,
+    ) -> Option<Size> {
+        let tally = self.meet(id, Meet::Size, scratch, halted)?;
+        Some(Size {
+            pairs: tally.solutions,
+            built: tally.nodes,
+        })
+    }
+
+    /// Counts or sizes sub-problem `id` with the scratch's kernel.
+    fn meet(
+        &self,
+        id: usize,
+        meet: Meet,
+        scratch: &mut Scratch,
+        halted: &dyn Fn() -> bool,
+    ) -> Option<Tally> {
         match scratch.kernel.level() {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the scratch's kernel token proves the CPU has the AVX2 level.
-            KernelLevel::Avx2 => unsafe { self.solve_avx2(id, scratch, halted) },
+            KernelLevel::Avx2 => unsafe { self.meet_avx2(id, meet, scratch, halted) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the scratch's kernel token proves the CPU has the AVX-512 level.
-            KernelLevel::Avx512 => unsafe { self.solve_avx512(id, scratch, halted) },
-            _ => self.solve_body(id, scratch, halted),
+            KernelLevel::Avx512 => unsafe { self.meet_avx512(id, meet, scratch, halted) },
+            _ => self.meet_body(id, meet, scratch, halted),
         }
     }
 
-    /// [`Join::solve_body`] compiled for the AVX-512 level.
+    /// [`Join::meet_body`] compiled for the AVX-512 level.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f,avx512bw,avx512vpopcntdq,avx2,bmi1,bmi2,popcnt,lzcnt")]
-    fn solve_avx512(
+    fn meet_avx512(
         &self,
         id: usize,
+        meet: Meet,
         scratch: &mut Scratch,
         halted: &dyn Fn() -> bool,
     ) -> Option<Tally> {
-        self.solve_body(id, scratch, halted)
+        self.meet_body(id, meet, scratch, halted)
     }
 
-    /// [`Join::solve_body`] compiled for AVX2, BMI1/2, POPCNT and LZCNT.
+    /// [`Join::meet_body`] compiled for AVX2, BMI1/2, POPCNT and LZCNT.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
-    fn solve_avx2(
+    fn meet_avx2(
         &self,
         id: usize,
+        meet: Meet,
         scratch: &mut Scratch,
         halted: &dyn Fn() -> bool,
     ) -> Option<Tally> {
-        self.solve_body(id, scratch, halted)
+        self.meet_body(id, meet, scratch, halted)
     }
 
     #[inline(always)]
-    fn solve_body(
+    fn meet_body(
         &self,
         id: usize,
+        meet: Meet,
         scratch: &mut Scratch,
         halted: &dyn Fn() -> bool,
     ) -> Option<Tally> {
         match &self.pieces {
-            Pieces::RowSets(row_sets) => self.count_row_set(row_sets[id], None, scratch, halted),
+            Pieces::RowSets(row_sets) => {
+                self.count_row_set(row_sets[id], None, meet, scratch, halted)
+            }
             Pieces::Pins(row_sets) => {
                 let side = self.geometry.side as usize;
                 let slot = Some(id % side);
-                self.count_row_set(row_sets[id / side], slot, scratch, halted)
+                self.count_row_set(row_sets[id / side], slot, meet, scratch, halted)
             }
-            Pieces::Cross(cross) => self.count_pins(cross.row_set(id), scratch, halted),
+            Pieces::Cross(cross) => self.count_pins(cross.row_set(id), meet, scratch, halted),
         }
     }
 
@@ -310,6 +324,7 @@ impl Join {
         &self,
         east_rows: u32,
         slot: Option<usize>,
+        meet: Meet,
         scratch: &mut Scratch,
         halted: &dyn Fn() -> bool,
     ) -> Option<Tally> {
@@ -329,12 +344,12 @@ impl Join {
         let whole = slot.is_none() && (east < self.pin_from) != self.other_way;
         let solutions = if whole {
             let parts = std::iter::once(InnerPin::none(g, west_rows));
-            self.count_west(parts, weights, scratch, &mut nodes, halted)?
+            self.count_west(parts, weights, meet, scratch, &mut nodes, halted)?
         } else {
             // One pin, or every one.
             let (skip, take) = slot.map_or((0, usize::MAX), |slot| (slot, 1));
             let parts = inner_pins(g, west_rows).skip(skip).take(take);
-            self.count_west(parts, weights, scratch, &mut nodes, halted)?
+            self.count_west(parts, weights, meet, scratch, &mut nodes, halted)?
         };
         Some(Tally { solutions, nodes })
     }
@@ -363,13 +378,14 @@ impl Join {
     }
 
     /// Counts West's half-boards of each part against East's keys (`scratch.patterns`)
-    /// clear of its pin's queen, weighted by class; `None` if halted. Adds the
-    /// half-boards built to `nodes`.
+    /// clear of its pin's queen, weighted by class (or sizes them, see [`Meet`]);
+    /// `None` if halted. Adds the half-boards built to `nodes`.
     #[inline(always)]
     fn count_west(
         &self,
         parts: impl Iterator<Item = InnerPin>,
         weights: [u64; 3],
+        meet: Meet,
         scratch: &mut Scratch,
         nodes: &mut u64,
         halted: &dyn Fn() -> bool,
@@ -407,6 +423,10 @@ impl Join {
             if east.is_empty() {
                 continue;
             }
+            if meet == Meet::Size {
+                solutions += east.len() as u64 * built;
+                continue;
+            }
             let [plain, one, both] = classes.each_ref().map(Vec::as_slice);
             for east in east.chunks(self.patterns_per_load) {
                 counter.load(east, &[plain, one, both]);
@@ -423,11 +443,13 @@ impl Join {
 
     /// Counts the solutions on one row set of an odd board, every pin it allows (see
     /// `cross`), weighted; `None` if halted. East's half-boards are built once, and
-    /// those clear of a pin's bars are counted against West's for that pin.
+    /// those clear of a pin's bars are counted against West's for that pin (or sized,
+    /// see [`Meet`]).
     #[inline(always)]
     fn count_pins(
         &self,
         east_rows: u32,
+        meet: Meet,
         scratch: &mut Scratch,
         halted: &dyn Fn() -> bool,
     ) -> Option<Tally> {
@@ -473,10 +495,15 @@ impl Join {
                     return false;
                 }
             }
-            let found = count_pairs(counter, east, west, self.patterns_per_load, halted);
+            let found = match meet {
+                Meet::Count => counter
+                    .count_disjoint(east, west, self.patterns_per_load, halted)
+                    .map(|found| pin.weight * found),
+                Meet::Size => Some(east.len() as u64 * west.len() as u64),
+            };
             match (&mut tally, found) {
                 (Some(tally), Some(found)) => {
-                    tally.solutions += pin.weight * found;
+                    tally.solutions += found;
                     tally.nodes += west.len() as u64;
                 }
                 _ => tally = None,
@@ -518,6 +545,25 @@ impl Solver for Join {
     }
 }
 
+/// What a sub-problem's count will do, known before it counts ([`Join::size`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Size {
+    /// Pairs of half-boards it meets: for each pin, East's half-boards clear of it
+    /// times West's (the pair counter compares a share of them, by their cut bits).
+    pub pairs: u64,
+    /// Half-boards it builds (its nodes).
+    pub built: u64,
+}
+
+/// What a pass over a sub-problem's half-boards adds up, in [`Tally::solutions`]: the
+/// solutions (the count), or the pairs of half-boards the count compares at most (its
+/// size, with the pair counter left out: see [`Join::size`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Meet {
+    Count,
+    Size,
+}
+
 /// One thread's buffers: the east keys of the row set in hand, the west keys by weight.
 pub struct Scratch {
     kernel: Kernel,
@@ -531,26 +577,6 @@ pub struct Scratch {
     /// The west keys by class (0, 1 or 2 long diagonals held).
     classes: [Vec<u64>; 3],
     half: HalfScratch,
-}
-
-/// How many pairs of `a` and `b` share no bit, `None` if halted: the smaller side is
-/// bit-sliced (loading costs by the patterns, counting by the pairs), `per_load` of them
-/// at a time.
-#[inline(always)]
-fn count_pairs(
-    counter: &mut PairCounter,
-    a: &[u64],
-    b: &[u64],
-    per_load: usize,
-    halted: &dyn Fn() -> bool,
-) -> Option<u64> {
-    let (patterns, items) = if a.len() <= b.len() { (a, b) } else { (b, a) };
-    let mut pairs = 0;
-    for patterns in patterns.chunks(per_load) {
-        counter.load(patterns, &[items]);
-        pairs += counter.count_until(items, halted)?;
-    }
-    Some(pairs)
 }
 
 #[cfg(test)]
@@ -757,7 +783,7 @@ pub(super) mod tests {
         let gigabyte = 1u64 << 30;
         let shard = Join::new(24, Some(gigabyte), 200_000).expect("a shard of 7 row sets fits");
         assert_eq!(shard.table_room(), gigabyte);
-        assert_eq!((shard.built_bytes(), shard.table.slabs_held()), (0, 0));
+        assert_eq!((shard.built().0, shard.table.slabs_held()), (0, 0));
         // The whole count does not fit: its table keeps a gigabyte of slabs.
         assert!(memory::table_bytes(24) > gigabyte);
         let whole = Join::new(24, Some(gigabyte), 1).expect("a table of limited room");

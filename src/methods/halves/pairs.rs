@@ -272,6 +272,26 @@ impl PairCounter {
         total
     }
 
+    /// How many pairs of `a` and `b` share no bit, `None` if halted: the smaller side is
+    /// loaded (loading costs by the patterns, counting by the pairs), `per_load` of them
+    /// at a time, and the larger counted against each load.
+    #[inline(always)]
+    pub fn count_disjoint(
+        &mut self,
+        a: &[u64],
+        b: &[u64],
+        per_load: usize,
+        halted: &dyn Fn() -> bool,
+    ) -> Option<u64> {
+        let (patterns, items) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+        let mut pairs = 0;
+        for patterns in patterns.chunks(per_load) {
+            self.load(patterns, &[items]);
+            pairs += self.count_until(items, halted)?;
+        }
+        Some(pairs)
+    }
+
     /// [`PairCounter::count_until`] of items squeezed as the patterns were.
     fn count_keys_until(&mut self, items: &[u64], halted: &dyn Fn() -> bool) -> Option<u64> {
         if self.cuts == 0 {

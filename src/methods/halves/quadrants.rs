@@ -23,6 +23,8 @@ pub struct QuadrantTable {
     store: Store,
     /// Bytes of every slab built so far, those let go of included.
     built: AtomicU64,
+    /// Nanoseconds spent building them (one at a time: see `building`).
+    building_nanos: AtomicU64,
     /// Held while a slab is built: a worker asking for a slab another is building waits
     /// for it rather than building it too (both workers of a shard start on the same
     /// row set's pins, and a slab of side 14 takes 236 MB).
@@ -133,6 +135,7 @@ impl QuadrantTable {
             side,
             store,
             built: AtomicU64::new(0),
+            building_nanos: AtomicU64::new(0),
             building: Mutex::new(()),
         }
     }
@@ -204,8 +207,11 @@ impl QuadrantTable {
 
     #[cold]
     fn build(&self, rows: u32, halted: &dyn Fn() -> bool) -> Option<Slab> {
+        let started = std::time::Instant::now();
         let slab = Slab::build(self.side, rows, halted)?;
         self.built.fetch_add(slab.bytes(), Ordering::Relaxed);
+        let nanos = started.elapsed().as_nanos() as u64;
+        self.building_nanos.fetch_add(nanos, Ordering::Relaxed);
         Some(slab)
     }
 
@@ -251,6 +257,12 @@ impl QuadrantTable {
     /// Bytes of every slab built so far, those let go of included.
     pub fn built_bytes(&self) -> u64 {
         self.built.load(Ordering::Relaxed)
+    }
+
+    /// Seconds spent building them: slabs are built one at a time, so these are seconds
+    /// of the run's wall time too.
+    pub fn building_seconds(&self) -> f64 {
+        self.building_nanos.load(Ordering::Relaxed) as f64 * 1e-9
     }
 
     /// How many slabs are held now.

@@ -1,32 +1,53 @@
 //! The join's projection: a sample of its sub-problems, each timed on its thread, scaled
-//! to all of them stratum by stratum ([`Join::stratum`]), with a 90% interval
-//! ([`crate::methods::stratified`]).
+//! to all of them, with a 90% interval.
 //!
-//! # The sample
+//! # Shards and the largest boards: sized and timed
+//! A shard's sub-problems lie scattered, and on the largest boards (whose table lets
+//! slabs go) a sub-problem takes seconds to minutes and their times differ a
+//! hundredfold: a minute times a handful. So the sample is two-phase
+//! ([`crate::methods::regression`]): sub-problems in the fixed pseudo-random order
+//! ([`Shuffle`]) are timed for three quarters of the budget, as a count would run them
+//! (building their slabs), and then sized ([`Join::size`]: pairs of half-boards met and
+//! half-boards built, 6% of a count's time at N = 27), the timed ones first, as far as
+//! the rest goes. Time's regression on the sizes carries it to every
+//! sized sub-problem: at N = 25 the residuals spread 0.27 of the mean time where the
+//! times themselves spread 0.70.
+//!
+//! # A whole count whose table keeps every slab: runs
 //! A whole count runs its sub-problems in order, and neighbours share their south rows
-//! and the pieces prepared for them; a shard's lie scattered. So the sampling unit is a
-//! run of `RUN` (16) consecutive sub-problems for a whole count, one for a shard; runs are
-//! aligned (the `i`-th covers `i * RUN ..`), taken in the fixed pseudo-random order
-//! ([`Shuffle`]) and classed by their first sub-problem's stratum: a simple random
-//! sample of runs, stratified after the fact, whose census is the count itself.
-//!
-//! The first pass hands the runs' sub-problems out for half the budget (one in hand is
-//! finished: the deadline only stops handing them out), or until the slabs it built fill
-//! what the memory budget leaves for the table; runs left unfinished are dropped. Where
-//! a whole count's table keeps every slab it builds, it builds each once: the finished
-//! runs are counted again with their slabs built, those times are scaled up, and the
-//! building time is added once, scaled to the whole table. Where each shard builds its
-//! own slabs, or the table lets slabs go (the largest boards) and a count builds them
-//! again and again, the sample built them as they will be: the first pass's times stand
-//! (N = 24 in shards of 10,000: 13.0 s a shard measured, of which some 3 s building,
-//! where the warm times projected 9.8 s).
+//! and the slabs built for them. So the sampling unit is a run of `RUN` (16) consecutive
+//! sub-problems, aligned (the `i`-th covers `i * RUN ..`), taken in the fixed
+//! pseudo-random order and classed by their first sub-problem's stratum (East's rows in
+//! North): a simple random sample of runs, stratified after the fact
+//! ([`crate::methods::stratified`]), whose census is the count itself. The runs are
+//! handed out for half the budget (one in hand is finished: the deadline only stops
+//! handing them out), or until the slabs built fill what the memory budget leaves for
+//! the table; the finished runs are counted again with their slabs built, those times
+//! stand, and the building time is added once, scaled to the whole table.
 
 use super::join::Join;
 use super::memory;
+use crate::methods::partition;
+use crate::methods::regression::{self, SIZES};
 use crate::methods::sampling::{Projected, Sampler, Timed};
-use crate::methods::stratified;
+use crate::methods::stratified::{self, Total};
 use crate::shuffle::Shuffle;
 use std::collections::HashMap;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+/// The share of a two-phase sample's budget spent timing (the rest sizes): at N = 27 a
+/// sub-problem sizes in 6% of its count's time and the sizes leave 0.45 of the times'
+/// spread of 0.74 unexplained, for which the best split sizes about five times as many
+/// as it times, a quarter of the budget (and a minute times five or six, the fewest
+/// that give an interval).
+const TIMED_SHARE: f64 = 0.75;
+
+/// Most sub-problems listed for a sample of runs (every shard's list, 8 bytes an id);
+/// larger plans (only those of a table that keeps every slab under a large memory
+/// budget) are sized and timed instead.
+const MOST_LISTED: usize = 1 << 22;
 
 /// Sub-problems in a run of a whole count's sample.
 const RUN: usize = 16;
@@ -43,53 +64,228 @@ pub fn projected_seconds(
     budget: f64,
     sampler: &dyn Sampler,
 ) -> Projected {
-    let per_run = if shards > 1 { 1 } else { RUN };
-    let runs = join.len().div_ceil(per_run);
-    let run_of = |run: usize| run * per_run..((run + 1) * per_run).min(join.len());
-    let taken: Vec<usize> = Shuffle::new(runs, join.n)
-        .iter()
-        .take(MOST_SAMPLED / per_run)
-        .collect();
-    let ids: Vec<usize> = taken.iter().flat_map(|&run| run_of(run)).collect();
     // Each worker's sub-problem in hand may still add its slabs once the table is full.
     let in_hand = sampler.threads() as u64 * memory::row_set_bytes(join.n);
     let room = sampler
         .table_budget()
         .map(|budget| budget.saturating_sub(in_hand));
     let full = || room.is_some_and(|room| join.heap_bytes() > room);
-    let (cold, cold_seconds) = sampler.run_for(&ids, budget / 2.0, &full);
-    // A whole count builds each slab once; each shard builds its own.
-    let builds_once = join.table_room() == u64::MAX && shards == 1;
-    let (timed, building) = if builds_once && !cold.is_empty() {
+    // Where the table keeps every slab it builds, a count's (or a shard's) sub-problems
+    // share them; on the largest boards it lets them go.
+    if join.table_room() == u64::MAX && join.len() <= MOST_LISTED {
+        by_runs(join, shards, budget, sampler, &full)
+    } else {
+        sized_and_timed(join, budget, sampler, &full)
+    }
+}
+
+/// The two-phase sample of shards and of the largest boards (see the module docs).
+fn sized_and_timed(
+    join: &Join,
+    budget: f64,
+    sampler: &dyn Sampler,
+    full: &(dyn Fn() -> bool + Sync),
+) -> Projected {
+    let order: Vec<usize> = Shuffle::new(join.len(), join.n)
+        .iter()
+        .take(MOST_SAMPLED)
+        .collect();
+    let started = Instant::now();
+    let (timed, _) = sampler.run_for(&order, budget * TIMED_SHARE, full);
+    let seconds: HashMap<usize, f64> = timed.iter().map(|t| (t.id, t.seconds)).collect();
+    let census = timed.len() == join.len();
+    let sizes = if census {
+        Vec::new()
+    } else {
+        // What the budget has left (a sub-problem in hand may outlast the timing's
+        // share), a tenth of it at least.
+        let left = budget - started.elapsed().as_secs_f64();
+        sized(join, &order, left.max(budget / 10.0), sampler, full)
+    };
+    let units: Vec<(f64, [f64; SIZES])> = order
+        .iter()
+        .zip(&sizes)
+        .filter_map(|(id, &size)| Some((*seconds.get(id)?, size)))
+        .collect();
+    let threads = sampler.threads() as f64;
+    let total = if census {
+        let spent: f64 = timed.iter().map(|t| t.seconds).sum();
+        Some(Total {
+            total: spent,
+            low: spent,
+            high: spent,
+        })
+    } else {
+        regression::total(join.len(), &sizes, &units)
+    };
+    let sampled = if census { timed.len() } else { units.len() };
+    projected(
+        total,
+        &timed,
+        join.len(),
+        threads,
+        0.0,
+        sampled,
+        sizes.len().max(sampled),
+    )
+}
+
+/// The sizes of the longest run of `order`'s first sub-problems sized on the sampler's
+/// threads within about `seconds` (none handed out after, nor once `full` or stopped).
+fn sized(
+    join: &Join,
+    order: &[usize],
+    seconds: f64,
+    sampler: &dyn Sampler,
+    full: &(dyn Fn() -> bool + Sync),
+) -> Vec<[f64; SIZES]> {
+    let (next, started) = (AtomicUsize::new(0), Instant::now());
+    let (kernel, stop) = (sampler.kernel(), sampler.stop());
+    let stopped = || stop.is_some_and(|stop| stop.load(Ordering::Relaxed));
+    let found = Mutex::new(vec![None; order.len()]);
+    sampler.on_each_thread(&|| {
+        let mut scratch = join.scratch(kernel);
+        let mut mine = Vec::new();
+        while started.elapsed().as_secs_f64() < seconds && !full() {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(&id) = order.get(i) else { break };
+            let Some(size) = join.size(id, &mut scratch, &stopped) else {
+                break;
+            };
+            mine.push((i, [size.pairs as f64, size.built as f64]));
+        }
+        let mut found = found.lock().expect("no panics hold it");
+        for (i, size) in mine {
+            found[i] = Some(size);
+        }
+    });
+    let found = found.into_inner().expect("no panics hold it");
+    found.into_iter().map_while(|size| size).collect()
+}
+
+/// The sample of runs, where the table keeps every slab (see the module docs): a run is
+/// `RUN` consecutive sub-problems of one shard's list (a whole count's are consecutive
+/// ids), as its worker meets them.
+fn by_runs(
+    join: &Join,
+    shards: usize,
+    budget: f64,
+    sampler: &dyn Sampler,
+    full: &(dyn Fn() -> bool + Sync),
+) -> Projected {
+    // Every shard's list, one after the other, cut into runs that stay within a shard.
+    let (blocks, per_block) = join.blocks();
+    let mut listed = Vec::with_capacity(join.len());
+    let mut runs = Vec::new();
+    for shard in 0..shards {
+        let part = partition::shuffled_run(blocks, per_block, shards, shard, join.n);
+        for run in part.chunks(RUN) {
+            runs.push(listed.len()..listed.len() + run.len());
+            listed.extend_from_slice(run);
+        }
+    }
+    let run_ids = |run: usize| &listed[runs[run].clone()];
+    let taken: Vec<usize> = Shuffle::new(runs.len(), join.n)
+        .iter()
+        .take(MOST_SAMPLED / RUN)
+        .collect();
+    let ids: Vec<usize> = taken
+        .iter()
+        .flat_map(|&run| run_ids(run))
+        .copied()
+        .collect();
+    let (cold, cold_seconds) = sampler.run_for(&ids, budget / 2.0, full);
+    let (timed, building) = if cold.is_empty() {
+        (cold, 0.0)
+    } else {
+        // The runs are timed again, with their slabs built.
+        let (built, clock) = join.built();
         let finished = in_order(&ids, &cold);
         let (warm, warm_seconds) = sampler.run_for(&finished, f64::INFINITY, &|| false);
-        let built = join.built_bytes().max(1) as f64;
-        let whole_table = memory::table_bytes(join.n) as f64;
-        let building = (cold_seconds - warm_seconds).max(0.0) * (whole_table / built).max(1.0);
+        let building = if shards == 1 {
+            // A whole count builds the table once: what the cold pass took beyond the
+            // warm one (the building, and the first touch of every buffer), scaled to
+            // the whole table (N = 21 and 22 within 3% of their counts).
+            let whole_table = memory::table_bytes(join.n) as f64;
+            (cold_seconds - warm_seconds).max(0.0) * (whole_table / built.max(1) as f64).max(1.0)
+        } else {
+            // Each shard builds what its own sub-problems touch, by the table's own
+            // clock (the difference of two passes, a few hundredths of a second at N =
+            // 18, varied fourfold from one run to the next).
+            shard_building(join, shards, cold.len(), built, clock) * shards as f64
+        };
         (warm, building)
-    } else {
-        (cold, 0.0)
     };
     // Each finished run's seconds, by stratum.
     let seconds: HashMap<usize, f64> = timed.iter().map(|t| (t.id, t.seconds)).collect();
     let sample: Vec<(usize, f64)> = taken
         .iter()
         .filter_map(|&run| {
-            let total = run_of(run)
-                .map(|id| seconds.get(&id))
-                .sum::<Option<f64>>()?;
-            Some((join.stratum(run * per_run), total))
+            let ids = run_ids(run);
+            let total = ids.iter().map(|id| seconds.get(id)).sum::<Option<f64>>()?;
+            Some((stratum(join, ids[0]), total))
         })
         .collect();
+    let mut strata = vec![0; join.n + 1];
+    for run in 0..runs.len() {
+        strata[stratum(join, run_ids(run)[0])] += 1;
+    }
+    let total = stratified::total(&strata, &sample);
     let threads = sampler.threads() as f64;
+    let sampled = timed.len();
+    projected(
+        total,
+        &timed,
+        join.len(),
+        threads,
+        building,
+        sampled,
+        sampled,
+    )
+}
+
+/// Seconds one shard of `shards` spends building slabs, on its threads, where a sample of `sampled` sub-problems built `built` bytes of slabs in
+/// `seconds`. A shard's sub-problems are a random draw of the whole
+/// ([`crate::methods::partition`]), so the slabs `s` of them touch follow the sample's:
+/// if `n` cover a share `c` of the table, `s` cover `1 - (1 - c)^(s / n)` of it (each
+/// slab missed by each draw alike). At N = 20 in 6 shards a shard builds most of the
+/// table, once for its 15,000 sub-problems: the cold sample that paid the building in
+/// each sub-problem projected 41.6 s, the shards took 33.2 s. A shard's own start (its
+/// buffers' first pages) is left out: a few hundredths of a second a shard at N = 19.
+fn shard_building(join: &Join, shards: usize, sampled: usize, built: u64, seconds: f64) -> f64 {
+    let table = memory::table_bytes(join.n).max(1) as f64;
+    let covered = (built as f64 / table).min(1.0);
+    if covered <= 0.0 || sampled == 0 {
+        return 0.0;
+    }
+    let per_shard = join.len().div_ceil(shards) as f64;
+    let shard_covers = 1.0 - (1.0 - covered).powf(per_shard / sampled as f64);
+    seconds * shard_covers / covered
+}
+
+/// A sub-problem's stratum: how many of East's rows lie in North.
+fn stratum(join: &Join, id: usize) -> usize {
+    join.north_rows(id).count_ones() as usize
+}
+
+/// The projection from a sample's `total` of core-seconds (or, with too few sampled to
+/// bound, the `timed` sub-problems scaled to all `len`), on `threads` threads, plus
+/// `building` seconds once; its interval is never narrower than a count's own noise.
+fn projected(
+    total: Option<Total>,
+    timed: &[Timed],
+    len: usize,
+    threads: f64,
+    building: f64,
+    sampled: usize,
+    sized: usize,
+) -> Projected {
     let on_threads = |core_seconds: f64| core_seconds / threads + building;
-    let total = stratified::total(&join.strata(per_run), &sample);
     let seconds = match total {
         Some(total) => on_threads(total.total),
-        // Too few runs to bound: the whole count as that many of what finished.
         None => {
             let spent: f64 = timed.iter().map(|t| t.seconds).sum();
-            on_threads(spent * join.len() as f64 / timed.len().max(1) as f64)
+            on_threads(spent * len as f64 / timed.len().max(1) as f64)
         }
     };
     // The sample's own error, and at least what the same count's time varies by from one
@@ -102,7 +298,8 @@ pub fn projected_seconds(
     Projected {
         seconds,
         interval,
-        sampled: timed.len(),
+        sampled,
+        sized,
     }
 }
 
