@@ -35,6 +35,12 @@
 //! (the orbit's size, or 8), so its weight as a sub-problem is 1. It touches at most
 //! `m + 3` slabs of the table: East's north and south, West's south, and West's north
 //! without each `a`.
+//!
+//! From N = 27, where a row set takes tens of seconds to minutes, each row set is `m`
+//! sub-problems ([`Cross::apart`]): sub-problem `i * m` its central pin, `i * m + 1 + a`
+//! its classes whose centre column's queen stands on row `a` (empty where row `a` is
+//! East's, or `a = m - 1`, which has no class). A row set builds East's half-boards
+//! once for each `a` anyway, so the split costs nothing but the ids.
 
 use super::geometry::{Bars, Geometry, Half, for_each_subset_of, reverse_rows};
 
@@ -42,6 +48,8 @@ use super::geometry::{Bars, Geometry, Half, for_each_subset_of, reverse_rows};
 pub(super) struct Cross {
     /// East's row sets (bit `r` for row `r`), in increasing order.
     row_sets: Vec<u32>,
+    /// Sub-problems per row set: 1, or `m` with its pins apart.
+    per_row_set: usize,
 }
 
 /// One way the centre row and column hold their queens, on one row set: East's half (its
@@ -62,7 +70,19 @@ impl Cross {
         assert!(g.is_cross());
         let mut row_sets = Vec::new();
         for_each_subset_of(Self::open(g), g.side, |rows| row_sets.push(rows));
-        Cross { row_sets }
+        Cross {
+            row_sets,
+            per_row_set: 1,
+        }
+    }
+
+    /// The same row sets, each one's pins apart by the centre column's queen (see the
+    /// module docs).
+    pub(super) fn apart(self, g: &Geometry) -> Cross {
+        Cross {
+            per_row_set: g.side as usize,
+            ..self
+        }
     }
 
     /// Every row but the centre one.
@@ -71,7 +91,12 @@ impl Cross {
     }
 
     pub(super) fn len(&self) -> usize {
-        self.row_sets.len()
+        self.row_sets.len() * self.per_row_set
+    }
+
+    /// The sub-problems as blocks of consecutive ids: (row sets, ids per row set).
+    pub(super) fn blocks(&self) -> (usize, usize) {
+        (self.row_sets.len(), self.per_row_set)
     }
 
     /// Bytes of its list.
@@ -81,7 +106,13 @@ impl Cross {
 
     /// East's rows in sub-problem `id`.
     pub(super) fn row_set(&self, id: usize) -> u32 {
-        self.row_sets[id]
+        self.row_sets[id / self.per_row_set]
+    }
+
+    /// Which of its row set's pins sub-problem `id` counts: all (`None`), or those of
+    /// one slot (0: the central pin; `1 + a`: the classes of row `a`).
+    pub(super) fn slot(&self, id: usize) -> Option<usize> {
+        (self.per_row_set > 1).then_some(id % self.per_row_set)
     }
 
     /// How many row sets the central solutions on East's `rows` stand for: the size of
@@ -102,13 +133,20 @@ impl Cross {
     }
 
     /// Calls `f` with each pin East's `rows` allow (the central one first, then by the
-    /// row of the centre column's queen), until it returns `false`.
-    pub(super) fn for_each_pin(g: &Geometry, rows: u32, mut f: impl FnMut(Pin) -> bool) {
+    /// row of the centre column's queen), or those of one `slot` (see [`Cross::slot`]),
+    /// until it returns `false`.
+    pub(super) fn for_each_pin(
+        g: &Geometry,
+        rows: u32,
+        slot: Option<usize>,
+        mut f: impl FnMut(Pin) -> bool,
+    ) {
         // `n = 2m + 1`: the centre row and column are `m`.
         let m = g.side;
         let west_rows = Self::open(g) ^ rows;
         let central = Self::central_weight(g, rows);
-        if central > 0 {
+        let takes = |s: usize| slot.is_none_or(|slot| slot == s);
+        if central > 0 && takes(0) {
             let bars = Bars::of_queen(g, m, m);
             let pin = Pin {
                 east: bars.half(g, true, None),
@@ -121,7 +159,7 @@ impl Cross {
                 return;
             }
         }
-        for a in (0..m).filter(|a| west_rows >> a & 1 != 0) {
+        for a in (0..m).filter(|&a| west_rows >> a & 1 != 0 && takes(1 + a as usize)) {
             let column_queen = Bars::of_queen(g, a, m);
             let east = column_queen.half(g, true, None);
             for b in a + 1..m {
@@ -193,7 +231,7 @@ mod tests {
             assert_eq!(central, binomial(2 * m, m), "n = {n}");
             let mut classes = 0;
             for id in 0..cross.len() {
-                Cross::for_each_pin(&g, cross.row_set(id), |pin| {
+                Cross::for_each_pin(&g, cross.row_set(id), None, |pin| {
                     classes += u32::from(pin.weight == 8);
                     true
                 });

@@ -4,11 +4,10 @@
 use super::cross::Cross;
 use super::cuts;
 use super::geometry::{Geometry, for_each_subset, reverse_rows};
-use super::half_boards::HalfScratch;
 use super::inner::{InnerPin, PIN_FROM, inner_pins};
 use super::memory;
-use super::pairs::PairCounter;
 use super::quadrants::QuadrantTable;
+use super::scratch::Scratch;
 use crate::cpu::{Kernel, KernelLevel};
 use crate::methods::refusal::Refusal;
 use crate::schedule::Solver;
@@ -30,6 +29,11 @@ const PATTERNS_PER_LOAD: usize = 1 << 22;
 /// took 20 to 1,069 s on one thread, too long a unit to requeue or to sample in a
 /// minute. Below it a row set is one sub-problem (N = 26's take seconds).
 pub(super) const PINS_APART_FROM: usize = 28;
+
+/// From this odd board up, each row set's pins are sub-problems by the centre column's
+/// queen (see `cross`): a row set of N = 27 took 7 to 66 s on one thread, too coarse
+/// a unit to sample in a minute (four of them were timed).
+pub(super) const CROSS_APART_FROM: usize = 27;
 
 /// All the work of one count by halves, split into row sets.
 pub struct Join {
@@ -83,7 +87,12 @@ impl Join {
         let geometry = Geometry::new(n);
         let room = memory::table_room(n, budget);
         let pieces = if geometry.is_cross() {
-            Pieces::Cross(Cross::new(&geometry))
+            let cross = Cross::new(&geometry);
+            Pieces::Cross(if n >= CROSS_APART_FROM {
+                cross.apart(&geometry)
+            } else {
+                cross
+            })
         } else {
             let mut row_sets = Vec::new();
             for_each_subset(n as u32, geometry.side, |rows| {
@@ -138,7 +147,8 @@ impl Join {
     pub fn blocks(&self) -> (usize, usize) {
         match &self.pieces {
             Pieces::Pins(row_sets) => (row_sets.len(), self.geometry.side as usize),
-            _ => (self.len(), 1),
+            Pieces::Cross(cross) => cross.blocks(),
+            Pieces::RowSets(_) => (self.len(), 1),
         }
     }
 
@@ -307,7 +317,10 @@ impl Join {
                 let slot = Some(id % side);
                 self.count_row_set(row_sets[id / side], slot, meet, scratch, halted)
             }
-            Pieces::Cross(cross) => self.count_pins(cross.row_set(id), meet, scratch, halted),
+            Pieces::Cross(cross) => {
+                let (rows, slot) = (cross.row_set(id), cross.slot(id));
+                self.count_pins(rows, slot, meet, scratch, halted)
+            }
         }
     }
 
@@ -441,14 +454,15 @@ impl Join {
         Some(solutions)
     }
 
-    /// Counts the solutions on one row set of an odd board, every pin it allows (see
-    /// `cross`), weighted; `None` if halted. East's half-boards are built once, and
+    /// Counts the solutions on one row set of an odd board, every pin it allows or
+    /// those of one `slot` (see `cross`), weighted; `None` if halted. East's half-boards are built once, and
     /// those clear of a pin's bars are counted against West's for that pin (or sized,
     /// see [`Meet`]).
     #[inline(always)]
     fn count_pins(
         &self,
         east_rows: u32,
+        slot: Option<usize>,
         meet: Meet,
         scratch: &mut Scratch,
         halted: &dyn Fn() -> bool,
@@ -467,7 +481,7 @@ impl Join {
         let mut tally = Some(Tally::default());
         let mut east_built_for = None;
         let west = &mut classes[0];
-        Cross::for_each_pin(g, east_rows, |pin| {
+        Cross::for_each_pin(g, east_rows, slot, |pin| {
             if east_built_for != Some(pin.east.blocked) {
                 east.clear();
                 let out = std::slice::from_mut(&mut *east);
@@ -515,15 +529,7 @@ impl Join {
 
     /// Buffers for one thread's counts.
     pub fn scratch(&self, kernel: Kernel) -> Scratch {
-        Scratch {
-            kernel,
-            counter: PairCounter::new(self.geometry.key_bits(), kernel),
-            patterns: Vec::new(),
-            east_of: None,
-            cleared: Vec::new(),
-            classes: Default::default(),
-            half: HalfScratch::new(kernel),
-        }
+        Scratch::new(kernel, self.geometry.key_bits())
     }
 }
 
@@ -562,21 +568,6 @@ pub struct Size {
 enum Meet {
     Count,
     Size,
-}
-
-/// One thread's buffers: the east keys of the row set in hand, the west keys by weight.
-pub struct Scratch {
-    kernel: Kernel,
-    counter: PairCounter,
-    patterns: Vec<u64>,
-    /// The even row set whose East's keys `patterns` holds whole, if any (kept from one
-    /// pin to the next of the same row set).
-    east_of: Option<u32>,
-    /// East's keys clear of one pin's bars.
-    cleared: Vec<u64>,
-    /// The west keys by class (0, 1 or 2 long diagonals held).
-    classes: [Vec<u64>; 3],
-    half: HalfScratch,
 }
 
 #[cfg(test)]
@@ -647,6 +638,35 @@ pub(super) mod tests {
                 }
                 assert_eq!(Some(total), known(n).map(|k| k.total), "n = {n}");
                 assert!(apart.the_other_way().is_none(), "a pin has one way");
+            }
+        }
+    }
+
+    /// An odd board's row set counts the same slot by slot (its pins apart by the centre
+    /// column's queen, as from N = 27) as whole, with every kernel.
+    #[test]
+    fn an_odd_row_set_counts_the_same_slot_by_slot_as_whole() {
+        for kernel in Kernel::available() {
+            for n in (5..=15).step_by(2) {
+                let whole = Join::new(n, None, 1).unwrap();
+                let mut apart = Join::new(n, None, 1).unwrap();
+                apart.pieces = Pieces::Cross(Cross::new(&apart.geometry).apart(&apart.geometry));
+                let per = apart.geometry.side as usize;
+                assert_eq!(
+                    (apart.len(), apart.blocks()),
+                    (whole.len() * per, (whole.len(), per))
+                );
+                let [mut a, mut b] = [&whole, &apart].map(|plan| plan.scratch(kernel));
+                let mut total = 0u128;
+                for id in 0..whole.len() {
+                    let by_whole = whole.solve(id, &mut a).solutions;
+                    let by_slots: u64 = (id * per..(id + 1) * per)
+                        .map(|slot| apart.solve(slot, &mut b).solutions)
+                        .sum();
+                    assert_eq!(by_slots, by_whole, "n = {n}, row set {id}, {kernel:?}");
+                    total += u128::from(by_slots);
+                }
+                assert_eq!(Some(total), known(n).map(|k| k.total), "n = {n}");
             }
         }
     }

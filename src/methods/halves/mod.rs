@@ -61,7 +61,8 @@
 //! On an even board, sub-problem `i` is the `i`-th counted row set in increasing order
 //! (from N = 28, whose row sets take up to twenty minutes, sub-problem `i * w + j` is the
 //! `i`-th row set's `j`-th pin, see `inner` and `join`); on an odd board, the `i`-th of
-//! East's row sets (`cross`): a pure function of `n`. The
+//! East's row sets (`cross`; from N = 27, each row set's pins apart by the centre
+//! column's queen): a pure function of `n`. The
 //! quadrant table is shared by the workers and built by need, one slab of pieces per
 //! quadrant row set, the first time a row set asks for it: a shard of a few row sets
 //! builds a few slabs. Each worker keeps its own buffers for the keys of the row set it is
@@ -73,7 +74,8 @@
 //! `piece_pairs`' kernels); [`pairs`]
 //! counts the disjoint pairs; `cross` splits an odd board around its centre; `inner`
 //! an even board's large row sets by West's inner-column queen; [`join`] is
-//! the method: its sub-problems, weights and worker loop; `memory` what it needs.
+//! the method: its sub-problems, weights and worker loop, [`scratch`] each worker's
+//! buffers; `memory` what it needs; [`sample`] its projection.
 
 mod cross;
 mod cuts;
@@ -86,4 +88,5 @@ pub mod pairs;
 mod piece_pairs;
 pub mod quadrants;
 pub mod sample;
+pub mod scratch;
 mod sliced;

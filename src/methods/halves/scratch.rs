@@ -1,0 +1,36 @@
+//! One worker's buffers for counting the join's sub-problems, kept from one to the next
+//! so that a count allocates them once per thread.
+
+use super::half_boards::HalfScratch;
+use super::pairs::PairCounter;
+use crate::cpu::Kernel;
+
+/// One thread's buffers: the east keys of the row set in hand, the west keys by weight.
+pub struct Scratch {
+    pub(super) kernel: Kernel,
+    pub(super) counter: PairCounter,
+    pub(super) patterns: Vec<u64>,
+    /// The even row set whose East's keys `patterns` holds whole, if any (kept from one
+    /// pin to the next of the same row set).
+    pub(super) east_of: Option<u32>,
+    /// East's keys clear of one pin's bars.
+    pub(super) cleared: Vec<u64>,
+    /// The west keys by class (0, 1 or 2 long diagonals held).
+    pub(super) classes: [Vec<u64>; 3],
+    pub(super) half: HalfScratch,
+}
+
+impl Scratch {
+    /// Empty buffers for `kernel`, and a pair counter for keys of `key_bits` bits.
+    pub(super) fn new(kernel: Kernel, key_bits: u32) -> Scratch {
+        Scratch {
+            kernel,
+            counter: PairCounter::new(key_bits, kernel),
+            patterns: Vec::new(),
+            east_of: None,
+            cleared: Vec::new(),
+            classes: Default::default(),
+            half: HalfScratch::new(kernel),
+        }
+    }
+}
