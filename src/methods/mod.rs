@@ -352,8 +352,9 @@ impl Plan {
     /// `shards` shards, projected from a sample of its sub-problems (in the fixed
     /// pseudo-random order of [`Shuffle`]) for about `budget` seconds, and how many were
     /// sampled: backtracking by random probes ([`backtrack::sample`]) and the node rate,
-    /// the join by timing the sub-problems of a stratified sample ([`halves::sample`]),
-    /// which gives a 90% interval too.
+    /// the join by timing the sub-problems of a stratified sample, or sizing
+    /// many and timing a few on the largest boards ([`halves::sample`]), which gives a
+    /// 90% interval too.
     pub fn projected_seconds(
         &self,
         shards: usize,

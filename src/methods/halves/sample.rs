@@ -1,29 +1,29 @@
 //! The join's projection: a sample of its sub-problems, each timed on its thread, scaled
 //! to all of them, with a 90% interval.
 //!
-//! # Shards and the largest boards: sized and timed
-//! A shard's sub-problems lie scattered, and on the largest boards (whose table lets
-//! slabs go) a sub-problem takes seconds to minutes and their times differ a
-//! hundredfold: a minute times a handful. So the sample is two-phase
-//! ([`crate::methods::regression`]): sub-problems in the fixed pseudo-random order
-//! ([`Shuffle`]) are timed for three quarters of the budget, as a count would run them
-//! (building their slabs), and then sized ([`Join::size`]: pairs of half-boards met and
-//! half-boards built, 6% of a count's time at N = 27), the timed ones first, as far as
-//! the rest goes. Time's regression on the sizes carries it to every
-//! sized sub-problem: at N = 25 the residuals spread 0.27 of the mean time where the
-//! times themselves spread 0.70.
+//! # Where the table keeps every slab: runs of a shard
+//! A count (or a shard) runs its sub-problems in increasing order, and neighbours share
+//! their south rows and the slabs built for them. So the sampling unit is a run of `RUN`
+//! (16) consecutive sub-problems of one shard's list (a whole count's: consecutive ids),
+//! taken in the fixed pseudo-random order ([`Shuffle`]) and classed by their first
+//! sub-problem's stratum (East's rows in North): a simple random sample of runs,
+//! stratified after the fact ([`crate::methods::stratified`]), whose census is the count
+//! itself. The runs are handed out for half the budget (one in hand is finished: the
+//! deadline only stops handing them out), or until the slabs built fill what the memory
+//! budget leaves for the table; the finished runs are counted again with their slabs
+//! built, those times stand, and the building is added: once for a whole count, and for
+//! each shard the part of the table its own sub-problems touch (`shard_building`).
 //!
-//! # A whole count whose table keeps every slab: runs
-//! A whole count runs its sub-problems in order, and neighbours share their south rows
-//! and the slabs built for them. So the sampling unit is a run of `RUN` (16) consecutive
-//! sub-problems, aligned (the `i`-th covers `i * RUN ..`), taken in the fixed
-//! pseudo-random order and classed by their first sub-problem's stratum (East's rows in
-//! North): a simple random sample of runs, stratified after the fact
-//! ([`crate::methods::stratified`]), whose census is the count itself. The runs are
-//! handed out for half the budget (one in hand is finished: the deadline only stops
-//! handing them out), or until the slabs built fill what the memory budget leaves for
-//! the table; the finished runs are counted again with their slabs built, those times
-//! stand, and the building time is added once, scaled to the whole table.
+//! # The largest boards: sized and timed
+//! Where the table lets slabs go (N >= 25 without a memory budget), a sub-problem takes
+//! seconds to minutes and their times differ a hundredfold: a minute times a handful.
+//! So the sample is two-phase ([`crate::methods::regression`]): sub-problems in the fixed
+//! pseudo-random order are timed for three quarters of the budget, as a count would run
+//! them (building their slabs), and then sized ([`Join::size`]: pairs of half-boards met
+//! and half-boards built, 6% of a count's time at N = 27), the timed ones first, as far
+//! as the rest goes. Time's regression on the sizes carries it to every sized
+//! sub-problem: at N = 25 the residuals spread 0.27 of the mean time where the times
+//! themselves spread 0.70.
 
 use super::join::Join;
 use super::memory;
