@@ -642,6 +642,24 @@ pub(super) mod tests {
         }
     }
 
+    /// A sub-problem's size builds what its count builds (its nodes), and meets pairs
+    /// wherever the count finds solutions (at most 8 a pair: the largest weight).
+    #[test]
+    fn a_size_builds_what_the_count_builds() {
+        for kernel in Kernel::available() {
+            for n in 6..=13 {
+                let plan = Join::new(n, None, 1).unwrap();
+                let [mut a, mut b] = [&plan, &plan].map(|plan| plan.scratch(kernel));
+                for id in 0..plan.len() {
+                    let count = plan.solve(id, &mut a);
+                    let size = plan.size(id, &mut b, &|| false).unwrap();
+                    assert_eq!(size.built, count.nodes, "n = {n}, {id}, {kernel:?}");
+                    assert!(8 * size.pairs >= count.solutions, "n = {n}, {id}");
+                }
+            }
+        }
+    }
+
     /// An odd board's row set counts the same slot by slot (its pins apart by the centre
     /// column's queen, as from N = 27) as whole, with every kernel.
     #[test]
