@@ -13,14 +13,11 @@
 //! make it. The interval takes Student's quantile for the residuals' degrees of
 //! freedom, so a handful of timed units gives an honest, wide one.
 
-use super::stratified::Total;
+use super::stratified::{FEWEST, Total};
 
 /// Measures of a unit's size: the first is the one time follows most closely (a
 /// predictor is dropped from the end where too few units are timed to fit it).
 pub const SIZES: usize = 2;
-
-/// Timed units below which a sample gives no interval, unless they are all of them.
-pub const FEWEST: usize = super::stratified::FEWEST;
 
 /// The population's total time, from `sized` units (a simple random sample of the
 /// `population`) and the `timed` ones among them (the first of the same order: each
