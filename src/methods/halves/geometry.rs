@@ -218,15 +218,16 @@ pub(super) fn reverse_rows(rows: u32, n: u32) -> u32 {
     rows.reverse_bits() >> (32 - n)
 }
 
-/// Where a quadrant's diagonals fall in the contact key: shifts for each band.
+/// Where a quadrant's diagonals fall in the contact key: shifts for each band (those
+/// of [`KeyShape::key`], which the vector kernels apply to eight pieces at once).
 #[derive(Clone, Copy)]
 pub(super) struct KeyShape {
-    d1_left: u32,
-    d1_right: u32,
-    d2_left: u32,
-    d2_right: u32,
+    pub(super) d1_left: u32,
+    pub(super) d1_right: u32,
+    pub(super) d2_left: u32,
+    pub(super) d2_right: u32,
     pub(super) band: u64,
-    d2_at: u32,
+    pub(super) d2_at: u32,
 }
 
 impl KeyShape {

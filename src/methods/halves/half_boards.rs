@@ -3,7 +3,7 @@
 //! kept of it is its contact key.
 
 use super::geometry::{Geometry, Half, for_each_subset_of};
-use super::piece_pairs::{Classes, FILLER, North, RUN, South, pair_all};
+use super::piece_pairs::{Classes, North, South, pair_all};
 use super::quadrants::{QuadrantTable, Slab};
 use crate::cpu::Kernel;
 
@@ -141,10 +141,6 @@ impl SouthPieces {
                     self.diagonals.push(p);
                     self.keys.push(key);
                 }
-            }
-            while !(self.keys.len() - start as usize).is_multiple_of(RUN) {
-                self.diagonals.push(FILLER);
-                self.keys.push(0);
             }
             self.ranges[columns as usize] = (start, self.keys.len() as u32);
         });

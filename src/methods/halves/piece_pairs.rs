@@ -2,9 +2,10 @@
 //! half-boards. Each pair that shares no diagonal gives a half-board, kept as its key.
 //!
 //! Most pairs clash, so the loop is a filter: the scalar kernel writes every pair and
-//! moves on only past those kept (no branch to mispredict); the vector kernels test four
-//! (AVX2) or eight (AVX-512) south pieces at once and store the kept keys packed
-//! together. All give the same keys in the same order.
+//! moves on only past those kept (no branch to mispredict); the AVX2 kernel tests four
+//! south pieces at once against a north piece, the AVX-512 one eight north pieces at
+//! once against a south piece, and both store the kept keys packed together. All give
+//! the same keys (the AVX-512 kernel in another order, which no count depends on).
 
 use super::geometry::KeyShape;
 use crate::cpu::{Kernel, KernelLevel};
@@ -12,15 +13,6 @@ use crate::cpu::{Kernel, KernelLevel};
 /// Slots past the kept keys a kernel may write (and leave unkept): `out` needs this many
 /// spare slots beyond one per pair.
 pub(super) const SPARE: usize = 8;
-
-/// South pieces come in runs of this many (padded with [`FILLER`]s), so that the vector
-/// kernels have no remainder to finish one by one: runs are short, 8 to 63 pieces
-/// mostly at N = 18 to 21, so a scalar tail was a large part of the work.
-pub(super) const RUN: usize = 8;
-
-/// Diagonals of a south piece that pairs with none: a bit no quadrant diagonal uses
-/// (they have at most 25 bits), and every north piece is given it.
-pub(super) const FILLER: u64 = 1 << 31;
 
 /// A column split's south pieces, ready to pair: each one's diagonals (in the south
 /// quadrant's frame) and its key, at the same index.
@@ -95,50 +87,43 @@ pub(super) fn pair_all(
     }
 }
 
-/// Defines a function that pairs every wanted north piece by a kernel (inlined into it,
-/// so that it runs with the function's target features).
-macro_rules! each_north {
-    ($(#[$attr:meta])* $name:ident, $kernel:ident) => {
-        $(#[$attr])*
-        unsafe fn $name<const SPLIT: bool>(
-            north: North,
-            south: South,
-            classes: Classes,
-            out: &mut [Vec<u64>],
-        ) {
-            for &piece in north.pieces {
-                let Some((moved, key)) = north.wanted(piece) else {
-                    continue;
-                };
-                let (mut sink, split) = classes.sink(key, out);
-                // SAFETY: the caller's (`pair_all` reserved the spare slots).
-                unsafe { $kernel::<SPLIT>(moved, key, south, split, &mut sink) };
-            }
-        }
-    };
+/// The scalar kernel over a column split: each wanted north piece against every south
+/// piece ([`pair_scalar`]).
+///
+/// # Safety
+/// `out`'s lists have a spare slot per pair and [`SPARE`] more.
+unsafe fn all_scalar<const SPLIT: bool>(
+    north: North,
+    south: South,
+    classes: Classes,
+    out: &mut [Vec<u64>],
+) {
+    for &piece in north.pieces {
+        let Some((moved, key)) = north.wanted(piece) else {
+            continue;
+        };
+        let (mut sink, split) = classes.sink(key, out);
+        // SAFETY: the caller's.
+        unsafe { pair_scalar::<SPLIT>(moved, key, south, split, &mut sink) };
+    }
 }
 
-each_north!(
-    /// The scalar kernel over a column split.
-    all_scalar,
-    pair_scalar
-);
-each_north!(
-    /// The AVX2 kernel over a column split.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,popcnt")]
-    all_avx2,
-    pair_avx2
-);
-each_north!(
-    /// The AVX-512 kernel over a column split.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f,popcnt")]
-    all_avx512,
-    pair_avx512
-);
-
 impl Classes {
+    /// The long diagonals that split the classes, and whether class 0 is kept (one
+    /// class: none, and kept).
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn parts(self) -> (u64, u64, bool) {
+        match self {
+            Classes::One => (0, 0, true),
+            Classes::Three {
+                main,
+                anti,
+                keep_plain,
+            } => (main, anti, keep_plain),
+        }
+    }
+
     /// Where a north piece with this key sends its pairs, and the split bit.
     #[inline(always)]
     fn sink<'a>(self, key: u64, out: &'a mut [Vec<u64>]) -> (Sink<'a>, u64) {
@@ -168,10 +153,8 @@ impl North<'_> {
     fn wanted(&self, piece: u64) -> Option<(u64, u64)> {
         let key = self.shape.key(piece);
         let shift = self.south_row;
-        let moved = ((piece & 0xffff_ffff) >> shift)
-            | ((piece >> 32) >> shift) << 32
-            | FILLER
-            | self.south_blocked;
+        let moved =
+            ((piece & 0xffff_ffff) >> shift) | ((piece >> 32) >> shift) << 32 | self.south_blocked;
         (key & self.unwanted == 0 && piece & self.blocked == 0).then_some((moved, key))
     }
 }
@@ -218,8 +201,8 @@ impl<'a> Sink<'a> {
     }
 }
 
-/// The scalar kernel, from south piece `from` on: every pair is written at each end, and
-/// the end it belongs to moves on when it is kept (no branch to mispredict).
+/// The scalar kernel: every pair is written at each end, and the end it belongs to
+/// moves on when it is kept (no branch to mispredict).
 ///
 /// # Safety
 /// `sink` has a spare slot per south piece at each end.
@@ -231,27 +214,10 @@ unsafe fn pair_scalar<const SPLIT: bool>(
     split: u64,
     sink: &mut Sink,
 ) {
-    // SAFETY: the caller's.
-    unsafe { pair_scalar_from::<SPLIT>(north, north_key, south, split, sink, 0) };
-}
-
-/// [`pair_scalar`] from south piece `from` on.
-///
-/// # Safety
-/// As for [`pair_scalar`].
-#[inline(always)]
-unsafe fn pair_scalar_from<const SPLIT: bool>(
-    north: u64,
-    north_key: u64,
-    south: South,
-    split: u64,
-    sink: &mut Sink,
-    from: usize,
-) {
     let (low_end, high_end) = sink.ends();
     let keep_low = usize::from(sink.keep_low);
     let (mut low, mut high) = (0, 0);
-    for (&diagonals, &key) in south.diagonals[from..].iter().zip(&south.keys[from..]) {
+    for (&diagonals, &key) in south.diagonals.iter().zip(south.keys) {
         let kept = usize::from(north & diagonals == 0);
         let up = usize::from(SPLIT && key & split != 0);
         // SAFETY: each end has a spare slot per pair (`pair_all` reserved them), and a
@@ -269,139 +235,252 @@ unsafe fn pair_scalar_from<const SPLIT: bool>(
     unsafe { sink.grow(low, high) };
 }
 
-/// The AVX2 kernel: four south pieces a step, the kept keys of each end moved to the
-/// front of a register by a permutation looked up by the mask of its lanes.
+/// The AVX2 kernel, turned around as the AVX-512 one is: four north pieces at once
+/// against each south piece, the kept keys moved to the front of a register by a
+/// permutation looked up by the mask of their lanes.
 ///
 /// # Safety
-/// Only inlined into a function with AVX2 and POPCNT; `sink` has the spare slots.
+/// Only called where the CPU has AVX2 and POPCNT; `out`'s lists have a spare slot per
+/// pair and [`SPARE`] more.
 #[cfg(target_arch = "x86_64")]
-#[inline(always)]
-unsafe fn pair_avx2<const SPLIT: bool>(
-    north: u64,
-    north_key: u64,
+#[target_feature(enable = "avx2,popcnt")]
+unsafe fn all_avx2<const SPLIT: bool>(
+    north: North,
     south: South,
-    split: u64,
-    sink: &mut Sink,
+    classes: Classes,
+    out: &mut [Vec<u64>],
 ) {
     use super::cuts::PACK_LANES as PACK;
     use std::arch::x86_64::{
-        __m256i, _mm256_and_si256, _mm256_castsi256_pd, _mm256_cmpeq_epi64, _mm256_loadu_si256,
-        _mm256_movemask_pd, _mm256_or_si256, _mm256_permutevar8x32_epi32, _mm256_set1_epi64x,
-        _mm256_setzero_si256, _mm256_storeu_si256,
+        __m256i, _mm_cvtsi64_si128, _mm256_and_si256, _mm256_castsi256_pd, _mm256_cmpeq_epi64,
+        _mm256_cmpgt_epi64, _mm256_loadu_si256, _mm256_maskload_epi64, _mm256_movemask_pd,
+        _mm256_or_si256, _mm256_permutevar8x32_epi32, _mm256_set1_epi64x, _mm256_setr_epi64x,
+        _mm256_setzero_si256, _mm256_sll_epi64, _mm256_slli_epi64, _mm256_srl_epi64,
+        _mm256_srli_epi64, _mm256_storeu_si256,
     };
-    let steps = south.keys.len() / 4;
-    let (low_end, high_end) = sink.ends();
-    let (mut low, mut high) = (0, 0);
-    let low_lanes = if sink.keep_low { 0xf } else { 0 };
-    // SAFETY: loads stay inside the south slices (`steps * 4 <= len`); stores write 4
-    // slots at each end, inside the spare slots `pair_all` reserved.
+    let (main, anti, keep_plain) = classes.parts();
+    let ends = list_ends(out);
+    let mut written = [0usize; 3];
+    let shape = north.shape;
+    // SAFETY: loads are masked to the north pieces present and the south slices are
+    // read inside their length; each store writes 4 slots at a list's end, which has a
+    // spare slot per pair and `SPARE` more (`pair_all` reserved them), and a key is
+    // counted as written only once stored.
     unsafe {
-        let (north_v, north_key_v, split_v, zero) = (
-            _mm256_set1_epi64x(north as i64),
-            _mm256_set1_epi64x(north_key as i64),
-            _mm256_set1_epi64x(split as i64),
-            _mm256_setzero_si256(),
-        );
-        for step in 0..steps {
-            let at = step * 4;
-            let diagonals = _mm256_loadu_si256(south.diagonals.as_ptr().add(at).cast());
-            let south_keys = _mm256_loadu_si256(south.keys.as_ptr().add(at).cast());
-            let clear = _mm256_cmpeq_epi64(_mm256_and_si256(diagonals, north_v), zero);
-            let kept = _mm256_movemask_pd(_mm256_castsi256_pd(clear)) as usize;
-            let keys = _mm256_or_si256(south_keys, north_key_v);
-            let down = if SPLIT {
-                let lacks = _mm256_cmpeq_epi64(_mm256_and_si256(south_keys, split_v), zero);
-                _mm256_movemask_pd(_mm256_castsi256_pd(lacks)) as usize
-            } else {
-                0xf
-            };
-            let to_low = kept & down & low_lanes;
-            let order = _mm256_loadu_si256(PACK[to_low].as_ptr().cast::<__m256i>());
-            _mm256_storeu_si256(
-                low_end.add(low).cast(),
-                _mm256_permutevar8x32_epi32(keys, order),
+        let shift = |count: u32| _mm_cvtsi64_si128(i64::from(count));
+        let splat = |word: u64| _mm256_set1_epi64x(word as i64);
+        // The lanes of `a` that share no bit with `b`.
+        let clear = |a: __m256i, b: __m256i| {
+            let none = _mm256_cmpeq_epi64(_mm256_and_si256(a, b), _mm256_setzero_si256());
+            _mm256_movemask_pd(_mm256_castsi256_pd(none)) as usize
+        };
+        let key_of = |d: __m256i, left: u32, right: u32| {
+            let placed = _mm256_srl_epi64(_mm256_sll_epi64(d, shift(left)), shift(right));
+            _mm256_and_si256(placed, splat(shape.band))
+        };
+        let lane_numbers = _mm256_setr_epi64x(0, 1, 2, 3);
+        let low_words = splat(0xffff_ffff);
+        for chunk in north.pieces.chunks(4) {
+            let present = _mm256_cmpgt_epi64(splat(chunk.len() as u64), lane_numbers);
+            let pieces = _mm256_maskload_epi64(chunk.as_ptr().cast(), present);
+            let (d1, d2) = (
+                _mm256_and_si256(pieces, low_words),
+                _mm256_srli_epi64::<32>(pieces),
             );
-            low += to_low.count_ones() as usize;
-            if SPLIT {
-                let to_high = kept & !down;
-                let order = _mm256_loadu_si256(PACK[to_high].as_ptr().cast::<__m256i>());
-                _mm256_storeu_si256(
-                    high_end.add(high).cast(),
-                    _mm256_permutevar8x32_epi32(keys, order),
-                );
-                high += to_high.count_ones() as usize;
+            let keys = _mm256_or_si256(
+                key_of(d1, shape.d1_left, shape.d1_right),
+                _mm256_sll_epi64(
+                    key_of(d2, shape.d2_left, shape.d2_right),
+                    shift(shape.d2_at),
+                ),
+            );
+            let wanted = (0xf >> (4 - chunk.len()))
+                & clear(keys, splat(north.unwanted))
+                & clear(pieces, splat(north.blocked));
+            if wanted == 0 {
+                continue;
             }
-        }
-        sink.grow(low, high);
-    }
-    // SAFETY: the caller's.
-    unsafe { pair_scalar_from::<SPLIT>(north, north_key, south, split, sink, steps * 4) };
-}
-
-/// The AVX-512 kernel: eight south pieces a step, the kept keys of each end packed by
-/// VPCOMPRESSQ (into a register: compressing into memory is slow on AMD's Zen 4).
-///
-/// # Safety
-/// Only inlined into a function with AVX-512 F and POPCNT; `sink` has the spare slots.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-unsafe fn pair_avx512<const SPLIT: bool>(
-    north: u64,
-    north_key: u64,
-    south: South,
-    split: u64,
-    sink: &mut Sink,
-) {
-    use std::arch::x86_64::{
-        _mm512_loadu_si512, _mm512_maskz_compress_epi64, _mm512_or_si512, _mm512_set1_epi64,
-        _mm512_storeu_si512, _mm512_test_epi64_mask, _mm512_testn_epi64_mask,
-    };
-    let steps = south.keys.len() / 8;
-    let (low_end, high_end) = sink.ends();
-    let (mut low, mut high) = (0, 0);
-    let low_lanes: u8 = if sink.keep_low { 0xff } else { 0 };
-    // SAFETY: as in `pair_avx2`, eight lanes a step.
-    unsafe {
-        let (north_v, north_key_v, split_v) = (
-            _mm512_set1_epi64(north as i64),
-            _mm512_set1_epi64(north_key as i64),
-            _mm512_set1_epi64(split as i64),
-        );
-        for step in 0..steps {
-            let at = step * 8;
-            let diagonals = _mm512_loadu_si512(south.diagonals.as_ptr().add(at).cast());
-            let south_keys = _mm512_loadu_si512(south.keys.as_ptr().add(at).cast());
-            let kept = _mm512_testn_epi64_mask(diagonals, north_v);
-            let keys = _mm512_or_si512(south_keys, north_key_v);
-            let up = if SPLIT {
-                _mm512_test_epi64_mask(south_keys, split_v)
+            let moved = _mm256_or_si256(
+                _mm256_or_si256(
+                    _mm256_srl_epi64(d1, shift(north.south_row)),
+                    _mm256_slli_epi64::<32>(_mm256_srl_epi64(d2, shift(north.south_row))),
+                ),
+                splat(north.south_blocked),
+            );
+            let holds_main = if SPLIT {
+                !clear(keys, splat(main)) & 0xf
             } else {
                 0
             };
-            let to_low = kept & !up & low_lanes;
-            _mm512_storeu_si512(
-                low_end.add(low).cast(),
-                _mm512_maskz_compress_epi64(to_low, keys),
-            );
-            low += to_low.count_ones() as usize;
-            if SPLIT {
-                let to_high = kept & up;
-                _mm512_storeu_si512(
-                    high_end.add(high).cast(),
-                    _mm512_maskz_compress_epi64(to_high, keys),
-                );
-                high += to_high.count_ones() as usize;
+            for (&diagonals, &key) in south.diagonals.iter().zip(south.keys) {
+                let kept = wanted & clear(moved, splat(diagonals));
+                let pairs = _mm256_or_si256(keys, splat(key));
+                let (up, low, high) = lanes_to::<SPLIT, _>(kept, holds_main, key, anti, keep_plain);
+                let order = _mm256_loadu_si256(PACK[low].as_ptr().cast::<__m256i>());
+                let packed = _mm256_permutevar8x32_epi32(pairs, order);
+                _mm256_storeu_si256(ends[up].add(written[up]).cast(), packed);
+                written[up] += low.count_ones() as usize;
+                if SPLIT {
+                    let order = _mm256_loadu_si256(PACK[high].as_ptr().cast::<__m256i>());
+                    let packed = _mm256_permutevar8x32_epi32(pairs, order);
+                    _mm256_storeu_si256(ends[up + 1].add(written[up + 1]).cast(), packed);
+                    written[up + 1] += high.count_ones() as usize;
+                }
             }
         }
-        sink.grow(low, high);
+        grow(out, written);
     }
-    // SAFETY: the caller's.
-    unsafe { pair_scalar_from::<SPLIT>(north, north_key, south, split, sink, steps * 8) };
+}
+
+/// The AVX-512 kernel over a column split, turned around: eight north pieces at once
+/// (their keys and diagonals computed together), each south piece tested against all
+/// eight, the kept keys packed by VPCOMPRESSQ (into a register: compressing into memory
+/// is slow on AMD's Zen 4). A split has few pieces a side (at N = 16, eight north and
+/// eleven south on average), so a loop per north piece spent more on its own set-up
+/// than on its pairs.
+///
+/// # Safety
+/// Only called where the CPU has AVX-512 F and POPCNT; `out`'s lists have a spare slot
+/// per pair and [`SPARE`] more.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,popcnt")]
+unsafe fn all_avx512<const SPLIT: bool>(
+    north: North,
+    south: South,
+    classes: Classes,
+    out: &mut [Vec<u64>],
+) {
+    use std::arch::x86_64::{
+        __m512i, _mm_cvtsi64_si128, _mm512_and_si512, _mm512_maskz_compress_epi64,
+        _mm512_maskz_loadu_epi64, _mm512_or_si512, _mm512_set1_epi64, _mm512_sll_epi64,
+        _mm512_slli_epi64, _mm512_srl_epi64, _mm512_srli_epi64, _mm512_storeu_si512,
+        _mm512_test_epi64_mask, _mm512_testn_epi64_mask,
+    };
+    let (main, anti, keep_plain) = classes.parts();
+    let ends = list_ends(out);
+    let mut written = [0usize; 3];
+    let shape = north.shape;
+    // SAFETY: loads are masked to the north pieces present and the south slices are
+    // read inside their length; each store writes 8 slots at a list's end, which has a
+    // spare slot per pair and `SPARE` more (`pair_all` reserved them), and a key is
+    // counted as written only once stored.
+    unsafe {
+        let shift = |count: u32| _mm_cvtsi64_si128(i64::from(count));
+        let splat = |word: u64| _mm512_set1_epi64(word as i64);
+        let key_of = |d: __m512i, left: u32, right: u32| {
+            let placed = _mm512_srl_epi64(_mm512_sll_epi64(d, shift(left)), shift(right));
+            _mm512_and_si512(placed, splat(shape.band))
+        };
+        let low_words = splat(0xffff_ffff);
+        for chunk in north.pieces.chunks(8) {
+            let present = (0xffu32 >> (8 - chunk.len())) as u8;
+            let pieces = _mm512_maskz_loadu_epi64(present, chunk.as_ptr().cast());
+            let (d1, d2) = (
+                _mm512_and_si512(pieces, low_words),
+                _mm512_srli_epi64::<32>(pieces),
+            );
+            let keys = _mm512_or_si512(
+                key_of(d1, shape.d1_left, shape.d1_right),
+                _mm512_sll_epi64(
+                    key_of(d2, shape.d2_left, shape.d2_right),
+                    shift(shape.d2_at),
+                ),
+            );
+            let wanted = present
+                & _mm512_testn_epi64_mask(keys, splat(north.unwanted))
+                & _mm512_testn_epi64_mask(pieces, splat(north.blocked));
+            if wanted == 0 {
+                continue;
+            }
+            // North's diagonals in the south quadrant's frame, as in `North::wanted`.
+            let moved = _mm512_or_si512(
+                _mm512_or_si512(
+                    _mm512_srl_epi64(d1, shift(north.south_row)),
+                    _mm512_slli_epi64::<32>(_mm512_srl_epi64(d2, shift(north.south_row))),
+                ),
+                splat(north.south_blocked),
+            );
+            let holds_main = if SPLIT {
+                _mm512_test_epi64_mask(keys, splat(main))
+            } else {
+                0
+            };
+            for (&diagonals, &key) in south.diagonals.iter().zip(south.keys) {
+                let kept = wanted & _mm512_testn_epi64_mask(moved, splat(diagonals));
+                let pairs = _mm512_or_si512(keys, splat(key));
+                let (up, low, high) = lanes_to::<SPLIT, _>(kept, holds_main, key, anti, keep_plain);
+                let packed = _mm512_maskz_compress_epi64(low, pairs);
+                _mm512_storeu_si512(ends[up].add(written[up]).cast(), packed);
+                written[up] += low.count_ones() as usize;
+                if SPLIT {
+                    let packed = _mm512_maskz_compress_epi64(high, pairs);
+                    _mm512_storeu_si512(ends[up + 1].add(written[up + 1]).cast(), packed);
+                    written[up + 1] += high.count_ones() as usize;
+                }
+            }
+        }
+        grow(out, written);
+    }
+}
+
+/// Where a south piece's pairs with a vector of north pieces go, by their class (the
+/// north piece's main diagonal and the south piece's anti-diagonal): the list `up` the
+/// south piece's class names, the `kept` lanes going there (none if that is class 0 and
+/// it is not kept), and those going to `up + 1` (whose north piece `holds_main`).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn lanes_to<const SPLIT: bool, Lanes>(
+    kept: Lanes,
+    holds_main: Lanes,
+    key: u64,
+    anti: u64,
+    keep_plain: bool,
+) -> (usize, Lanes, Lanes)
+where
+    Lanes: Copy + Default + std::ops::BitAnd<Output = Lanes> + std::ops::Not<Output = Lanes>,
+{
+    let up = usize::from(SPLIT && key & anti != 0);
+    let low = if up == 0 && !keep_plain {
+        Lanes::default()
+    } else {
+        kept & !holds_main
+    };
+    (up, low, kept & holds_main)
+}
+
+/// Where each list of `out` ends (null past the last): the kernels write there.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn list_ends(out: &mut [Vec<u64>]) -> [*mut u64; 3] {
+    std::array::from_fn(|i| {
+        out.get_mut(i).map_or(std::ptr::null_mut(), |list| {
+            list.as_mut_ptr().wrapping_add(list.len())
+        })
+    })
+}
+
+/// Takes `written` more keys of each list of `out` as written.
+///
+/// # Safety
+/// That many were written at each list's end ([`list_ends`]), inside its capacity.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn grow(out: &mut [Vec<u64>], written: [usize; 3]) {
+    for (list, written) in out.iter_mut().zip(written) {
+        // SAFETY: the caller's promise.
+        unsafe { list.set_len(list.len() + written) };
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn sorted(keys: &[u64]) -> Vec<u64> {
+        let mut keys = keys.to_vec();
+        keys.sort_unstable();
+        keys
+    }
 
     #[test]
     fn every_kernel_keeps_the_pairs_a_double_loop_keeps() {
@@ -425,6 +504,10 @@ mod tests {
             (9, 31),
             (7, 64),
             (3, 100),
+            (8, 5),
+            (16, 3),
+            (17, 9),
+            (30, 12),
         ] {
             let north: Vec<u64> = (0..north_len).map(|_| piece(&mut rng)).collect();
             let diagonals: Vec<u64> = (0..south_len).map(|_| piece(&mut rng)).collect();
@@ -461,9 +544,11 @@ mod tests {
             for kernel in Kernel::available() {
                 let mut one = [vec![42]];
                 pair_all(kernel, north, south, Classes::One, &mut one);
-                let all: Vec<u64> = pairs.iter().map(|&(k, _)| k).collect();
+                let mut all: Vec<u64> = pairs.iter().map(|&(k, _)| k).collect();
+                all.sort_unstable();
+                assert_eq!(one[0][0], 42);
                 assert_eq!(
-                    one[0][1..],
+                    sorted(&one[0][1..]),
                     all,
                     "{kernel:?}, {north_len} x {south_len} pieces"
                 );
@@ -483,8 +568,8 @@ mod tests {
                             .collect();
                         assert_eq!(list[0], class as u64 + 1);
                         assert_eq!(
-                            list[1..],
-                            expected,
+                            sorted(&list[1..]),
+                            sorted(&expected),
                             "{kernel:?}, class {class}, {north_len} x {south_len}"
                         );
                     }
