@@ -26,23 +26,34 @@ struct Taken {
 }
 
 impl Taken {
-    /// Whether `(r, c)` shares no line with a queen already there.
-    fn is_free(&self, n: usize, (r, c): (usize, usize)) -> bool {
-        let (sum, diff) = (1u64 << (r + c), 1u64 << (r + n - 1 - c));
-        self.rows & 1 << r == 0
-            && self.cols & 1 << c == 0
-            && self.sums & sum == 0
-            && self.diffs & diff == 0
+    const EMPTY: Taken = Taken {
+        rows: 0,
+        cols: 0,
+        sums: 0,
+        diffs: 0,
+    };
+
+    /// The lines of a queen on `(r, c)`.
+    fn of(n: usize, (r, c): (usize, usize)) -> Taken {
+        Taken {
+            rows: 1 << r,
+            cols: 1 << c,
+            sums: 1 << (r + c),
+            diffs: 1 << (r + n - 1 - c),
+        }
     }
 
-    /// Adds a queen on `(r, c)`, or `None` if it shares a line with a queen already there.
-    fn with(self, n: usize, (r, c): (usize, usize)) -> Option<Taken> {
-        let (sum, diff) = (1u64 << (r + c), 1u64 << (r + n - 1 - c));
-        self.is_free(n, (r, c)).then_some(Taken {
-            rows: self.rows | 1 << r,
-            cols: self.cols | 1 << c,
-            sums: self.sums | sum,
-            diffs: self.diffs | diff,
+    /// Both sets of lines, or `None` if they share one.
+    fn with(self, other: Taken) -> Option<Taken> {
+        let shared = (self.rows & other.rows) as u64
+            | (self.cols & other.cols) as u64
+            | self.sums & other.sums
+            | self.diffs & other.diffs;
+        (shared == 0).then_some(Taken {
+            rows: self.rows | other.rows,
+            cols: self.cols | other.cols,
+            sums: self.sums | other.sums,
+            diffs: self.diffs | other.diffs,
         })
     }
 }
@@ -69,21 +80,38 @@ fn orbit(
     (members, len)
 }
 
-/// Places the orbit of the queen at `(row, col)`; every queen placed is one node.
-fn place_orbit(
+/// For every square of the board, the lines its orbit's queens take and how many they
+/// are, or `None` where they attack one another: placing an orbit is then four ANDs, not
+/// its symmetries worked out again at every node.
+struct Orbits {
     n: usize,
-    taken: Taken,
-    square: (usize, usize),
-    generators: &[Symmetry],
-) -> Option<(Taken, u64)> {
-    let (members, len) = orbit(n, square, generators);
-    let taken = members[..len]
-        .iter()
-        .try_fold(taken, |t, &sq| t.with(n, sq))?;
-    Some((taken, len as u64))
+    squares: Vec<Option<(Taken, u64)>>,
 }
 
-fn search(n: usize, taken: Taken, generators: &[Symmetry]) -> Tally {
+impl Orbits {
+    fn new(n: usize, generators: &[Symmetry]) -> Orbits {
+        let squares = (0..n * n)
+            .map(|i| {
+                let (members, len) = orbit(n, (i / n, i % n), generators);
+                let lines = members[..len]
+                    .iter()
+                    .try_fold(Taken::EMPTY, |t, &sq| t.with(Taken::of(n, sq)))?;
+                Some((lines, len as u64))
+            })
+            .collect();
+        Orbits { n, squares }
+    }
+
+    /// Places the orbit of the queen at `(row, col)` beside `taken`, with the queens
+    /// placed (every queen is one node), or `None` if they clash.
+    fn place(&self, taken: Taken, (row, col): (usize, usize)) -> Option<(Taken, u64)> {
+        let (lines, placed) = self.squares[row * self.n + col]?;
+        Some((taken.with(lines)?, placed))
+    }
+}
+
+fn search(orbits: &Orbits, taken: Taken) -> Tally {
+    let n = orbits.n;
     let row = (!taken.rows).trailing_zeros() as usize;
     if row >= n {
         return Tally {
@@ -92,12 +120,18 @@ fn search(n: usize, taken: Taken, generators: &[Symmetry]) -> Tally {
         };
     }
     let mut tally = Tally::default();
-    // A taken square places no orbit (its own queen would clash): skip it before the
-    // orbit is worked out.
-    for col in (0..n).filter(|&col| taken.is_free(n, (row, col))) {
-        if let Some((next, placed)) = place_orbit(n, taken, (row, col), generators) {
+    // Only the row's free squares can start an orbit: found for the whole row at once.
+    let diffs = (taken.diffs >> row) as u32;
+    let mut free = !taken.cols
+        & !(taken.sums >> row) as u32
+        & !(diffs.reverse_bits() >> (32 - n))
+        & (u32::MAX >> (32 - n));
+    while free != 0 {
+        let col = free.trailing_zeros() as usize;
+        free &= free - 1;
+        if let Some((next, placed)) = orbits.place(taken, (row, col)) {
             tally.nodes += placed;
-            tally += search(n, next, generators);
+            tally += search(orbits, next);
         }
     }
     tally
@@ -115,13 +149,16 @@ pub const GROUPS: [&[Symmetry]; 3] = [
 /// queen: sub-problem `id` is group `id / n` with the first queen in column `id % n`.
 pub struct FixedSearches {
     n: usize,
+    /// Each group's orbits, as [`GROUPS`] lists them.
+    orbits: Vec<Orbits>,
 }
 
 impl FixedSearches {
     /// The searches of the `n` x `n` board.
     pub fn new(n: usize) -> FixedSearches {
         assert!((1..=MAX_N).contains(&n));
-        FixedSearches { n }
+        let orbits = GROUPS.iter().map(|group| Orbits::new(n, group)).collect();
+        FixedSearches { n, orbits }
     }
 
     /// How many sub-problems.
@@ -141,7 +178,7 @@ impl FixedSearches {
 
     /// The solutions of sub-problem `id`, and the queens its search placed.
     pub fn solve(&self, id: usize) -> Tally {
-        from_first_queen(self.n, GROUPS[id / self.n], id % self.n)
+        from_first_queen(&self.orbits[id / self.n], id % self.n)
     }
 }
 
@@ -164,20 +201,15 @@ impl Solver for FixedSearches {
 /// and the queens the search placed, on the calling thread.
 pub fn count_fixed(n: usize, generators: &[Symmetry]) -> Tally {
     assert!((1..=MAX_N).contains(&n));
-    (0..n).map(|col| from_first_queen(n, generators, col)).sum()
+    let orbits = Orbits::new(n, generators);
+    (0..n).map(|col| from_first_queen(&orbits, col)).sum()
 }
 
 /// The fixed solutions whose first row's queen stands in column `col`.
-fn from_first_queen(n: usize, generators: &[Symmetry], col: usize) -> Tally {
-    let empty = Taken {
-        rows: 0,
-        cols: 0,
-        sums: 0,
-        diffs: 0,
-    };
-    match place_orbit(n, empty, (0, col), generators) {
+fn from_first_queen(orbits: &Orbits, col: usize) -> Tally {
+    match orbits.place(Taken::EMPTY, (0, col)) {
         Some((next, placed)) => {
-            let mut tally = search(n, next, generators);
+            let mut tally = search(orbits, next);
             tally.nodes += placed;
             tally
         }
