@@ -255,7 +255,8 @@ impl Pack {
 }
 
 /// Sorts `keys` into `sorted` by `how.value` (a counting sort over `2^bits` values),
-/// each as `how.rest`; value `v`'s keys are then `sorted[starts[v]..starts[v + 1]]`.
+/// each as `how.rest`, keeping their order within a value; value `v`'s keys are then
+/// `sorted[starts[v]..starts[v + 1]]`.
 #[inline(always)]
 fn sort_by(
     how: &impl Extract,
@@ -338,34 +339,42 @@ mod tests {
         #[cfg(target_arch = "x86_64")]
         if let Some(avx2) = Kernel::new(crate::cpu::KernelLevel::Avx2) {
             let mut rng = fastrand::Rng::with_seed(5);
-            let keys: Vec<u64> = (0..3000).map(|_| rng.u64(..1 << 50)).collect();
-            for cuts in 1..=8 {
+            let all: Vec<u64> = (0..3003).map(|_| rng.u64(..1 << 50)).collect();
+            for (cuts, len) in (1..=8).zip([0, 1, 5, 3000, 3001, 3002, 3003, 2]) {
+                let keys = &all[..len];
                 let mut bits: Vec<u32> = (0..50).collect();
                 rng.shuffle(&mut bits);
                 bits.truncate(cuts);
                 bits.sort_unstable();
                 let by_shifts = Cuts::new(&bits);
                 let (mut sorted, mut starts) = (Vec::new(), Vec::new());
-                sort_by(&by_shifts, cuts, &keys, &mut sorted, &mut starts);
+                sort_by(&by_shifts, cuts, keys, &mut sorted, &mut starts);
                 let (mut by_pext, mut pext_starts) = (Vec::new(), Vec::new());
-                sort(&bits, Some(avx2), &keys, &mut by_pext, &mut pext_starts);
+                sort(&bits, Some(avx2), keys, &mut by_pext, &mut pext_starts);
                 assert_eq!(
                     (&sorted, &starts),
                     (&by_pext, &pext_starts),
                     "cut bits {bits:?}"
                 );
-                // Each key, its cut bits out, is in the bucket of their value.
-                for &key in &keys {
-                    let value = bits
-                        .iter()
+                // Each key, its cut bits out, in the bucket of their value, in the order
+                // the keys came.
+                let value = |key: u64| {
+                    bits.iter()
                         .enumerate()
-                        .fold(0, |v, (i, &b)| v | (key >> b & 1) << i)
-                        as usize;
-                    let rest = (0..64u32)
+                        .fold(0, |v, (i, &b)| v | (key >> b & 1) << i) as usize
+                };
+                let rest = |key: u64| {
+                    (0..64u32)
                         .filter(|b| !bits.contains(b))
                         .enumerate()
-                        .fold(0u64, |r, (i, b)| r | (key >> b & 1) << i);
-                    assert!(sorted[starts[value]..starts[value + 1]].contains(&rest));
+                        .fold(0u64, |r, (i, b)| r | (key >> b & 1) << i)
+                };
+                let mut stable = keys.to_vec();
+                stable.sort_by_key(|&key| value(key));
+                let expected: Vec<u64> = stable.iter().map(|&key| rest(key)).collect();
+                assert_eq!(sorted, expected, "cut bits {bits:?}, {len} keys");
+                for (v, range) in starts.windows(2).enumerate() {
+                    assert!(stable[range[0]..range[1]].iter().all(|&k| value(k) == v));
                 }
             }
         }
