@@ -364,11 +364,7 @@ impl PairCounter {
     /// How many pairs of bucket `cut`'s patterns and `items` share no bit.
     fn count_bucket(&self, cut: usize, items: &[u64]) -> u64 {
         let bucket = &self.buckets[cut];
-        let patterns = &self.plain[bucket.plain.clone()];
-        let plain: u64 = items
-            .iter()
-            .map(|&item| patterns.iter().filter(|&&p| p & item == 0).count() as u64)
-            .sum();
+        let plain = sliced::count_plain(self.kernel, &self.plain[bucket.plain.clone()], items);
         let sliced = &self.sliced[bucket.sliced.clone()];
         if sliced.is_empty() {
             return plain;

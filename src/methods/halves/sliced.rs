@@ -69,6 +69,28 @@ pub(super) fn count(kernel: Kernel, sliced: &[Bits512], layout: Layout, items: &
     }
 }
 
+/// How many (pattern, item) pairs of these few patterns, as they are, share no bit:
+/// a bucket too small to slice (at N = 26 with twelve cut bits, many are). Compared
+/// eight (AVX-512) or four (AVX2) patterns at once; with plain 64-bit code these
+/// comparisons took 7% of a shard of N = 26.
+pub(super) fn count_plain(kernel: Kernel, patterns: &[u64], items: &[u64]) -> u64 {
+    if patterns.is_empty() {
+        return 0;
+    }
+    match kernel.level() {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the kernel token proves the CPU has the AVX-512 level's features.
+        KernelLevel::Avx512 => unsafe { avx512::count_plain(patterns, items) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the kernel token proves the CPU has the AVX2 level's features.
+        KernelLevel::Avx2 => unsafe { avx2::count_plain(patterns, items) },
+        _ => items
+            .iter()
+            .map(|&item| patterns.iter().filter(|&&p| p & item == 0).count() as u64)
+            .sum(),
+    }
+}
+
 /// Calls `$kernel::<CHUNKS, WIDTH>($args)` with the layout as constants, so that each
 /// kernel's chunk loop unrolls with constant shifts (the index arithmetic, not the memory,
 /// is what a variable count costs).
@@ -184,6 +206,33 @@ mod avx2 {
         _mm256_setr_epi8, _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_srli_epi16,
         _mm256_xor_si256,
     };
+
+    /// [`super::count_plain`] with AVX2: four patterns a step, each against every item.
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    pub(super) fn count_plain(patterns: &[u64], items: &[u64]) -> u64 {
+        use std::arch::x86_64::{
+            _mm256_castsi256_pd, _mm256_cmpeq_epi64, _mm256_cmpgt_epi64, _mm256_maskload_epi64,
+            _mm256_movemask_pd, _mm256_setr_epi64x,
+        };
+        let mut total = 0u64;
+        // SAFETY: compiled with AVX2; the loads are masked to the patterns present.
+        unsafe {
+            let lane_numbers = _mm256_setr_epi64x(0, 1, 2, 3);
+            for four in patterns.chunks(4) {
+                let present =
+                    _mm256_cmpgt_epi64(_mm256_set1_epi64x(four.len() as i64), lane_numbers);
+                let lanes = _mm256_maskload_epi64(four.as_ptr().cast(), present);
+                let present = _mm256_movemask_pd(_mm256_castsi256_pd(present));
+                for &item in items {
+                    let shared = _mm256_and_si256(lanes, _mm256_set1_epi64x(item as i64));
+                    let clear = _mm256_cmpeq_epi64(shared, _mm256_setzero_si256());
+                    let clear = _mm256_movemask_pd(_mm256_castsi256_pd(clear)) & present;
+                    total += u64::from(clear.count_ones());
+                }
+            }
+        }
+        total
+    }
 
     /// Items added up at once by carry-save adders (two 256-bit halves each).
     const GROUP: usize = 8;
@@ -353,6 +402,26 @@ mod avx512 {
         __m512i, _mm512_add_epi64, _mm512_and_si512, _mm512_load_si512, _mm512_popcnt_epi64,
         _mm512_reduce_add_epi64, _mm512_set1_epi64, _mm512_setzero_si512,
     };
+
+    /// [`super::count_plain`] with AVX-512: eight patterns a step, each against every
+    /// item.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vpopcntdq,popcnt,bmi1,bmi2,lzcnt")]
+    pub(super) fn count_plain(patterns: &[u64], items: &[u64]) -> u64 {
+        use std::arch::x86_64::{_mm512_maskz_loadu_epi64, _mm512_testn_epi64_mask};
+        let mut total = 0u64;
+        // SAFETY: compiled with AVX-512 F; the loads are masked to the patterns present.
+        unsafe {
+            for eight in patterns.chunks(8) {
+                let present = (0xffu32 >> (8 - eight.len())) as u8;
+                let lanes = _mm512_maskz_loadu_epi64(present, eight.as_ptr().cast());
+                for &item in items {
+                    let clear = _mm512_testn_epi64_mask(lanes, _mm512_set1_epi64(item as i64));
+                    total += u64::from((clear & present).count_ones());
+                }
+            }
+        }
+        total
+    }
 
     /// The AVX-512 kernel: the same loop as the portable one, one register per mask.
     #[target_feature(enable = "avx512f,avx512bw,avx512vpopcntdq,popcnt,bmi1,bmi2,lzcnt")]
