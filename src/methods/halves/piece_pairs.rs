@@ -2,10 +2,10 @@
 //! half-boards. Each pair that shares no diagonal gives a half-board, kept as its key.
 //!
 //! Most pairs clash, so the loop is a filter: the scalar kernel writes every pair and
-//! moves on only past those kept (no branch to mispredict); the AVX2 kernel tests four
-//! south pieces at once against a north piece, the AVX-512 one eight north pieces at
-//! once against a south piece, and both store the kept keys packed together. All give
-//! the same keys (the AVX-512 kernel in another order, which no count depends on).
+//! moves on only past those kept (no branch to mispredict); the vector kernels test four
+//! (AVX2) or eight (AVX-512) north pieces at once against each south piece and store the
+//! kept keys packed together. All give the same keys (the vector kernels south piece by
+//! south piece, in another order, which no count depends on).
 
 use super::geometry::KeyShape;
 use crate::cpu::{Kernel, KernelLevel};
