@@ -18,7 +18,7 @@ pub(super) fn sort(
 ) {
     let cuts = Cuts::new(bits);
     #[cfg(target_arch = "x86_64")]
-    if let Some(pext) = by_pext.and_then(|kernel| Pext::new(cuts.mask, kernel)) {
+    if let Some(pext) = by_pext.and_then(|kernel| Pext::new(cuts.mask, !cuts.mask, kernel)) {
         // SAFETY: a `Pext` is made only with a kernel token of the AVX2 level, which has
         // BMI2.
         unsafe { sort_by_cut_bmi2(&pext, bits.len(), keys, sorted, starts) };
@@ -26,6 +26,44 @@ pub(super) fn sort(
     }
     let _ = by_pext;
     sort_by(&cuts, bits.len(), keys, sorted, starts);
+}
+
+/// [`sort`] of keys not yet squeezed, by PEXT: `value` holds their cut bits (value bit
+/// `i` the `i`-th lowest of them), `rest` the bits each keeps, cut bits left out (the
+/// squeeze and the taking out of the cut bits in one PEXT, where they were two passes
+/// over every key). `None` (nothing done) without a kernel of the AVX2 level, whose
+/// BMI2 PEXT this needs.
+pub(super) fn sort_squeezing(
+    value: u64,
+    rest: u64,
+    kernel: Kernel,
+    keys: &[u64],
+    sorted: &mut Vec<u64>,
+    starts: &mut Vec<usize>,
+) -> Option<()> {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(pext) = Pext::new(value, rest, kernel) {
+        // SAFETY: a `Pext` is made only with a kernel token of the AVX2 level, which has
+        // BMI2.
+        unsafe { sort_by_cut_bmi2(&pext, value.count_ones() as usize, keys, sorted, starts) };
+        return Some(());
+    }
+    let _ = (value, rest, kernel, keys, sorted, starts);
+    None
+}
+
+/// The bits of `within` (lowest first) that `picks` selects by their rank: bit `i` of
+/// `picks` stands for the `i`-th lowest bit of `within` (PDEP, bit by bit).
+pub(super) fn deposit(picks: u64, within: u64) -> u64 {
+    let (mut rest, mut out, mut rank) = (within, 0, 0);
+    while rest != 0 {
+        let lowest = rest & rest.wrapping_neg();
+        if picks >> rank & 1 != 0 {
+            out |= lowest;
+        }
+        (rest, rank) = (rest ^ lowest, rank + 1);
+    }
+    out
 }
 
 /// The cut bits of a load, and how to take them out of a key.
@@ -74,15 +112,19 @@ impl Extract for Cuts<'_> {
 /// kernel token of the AVX2 level or above, so its PEXTs run only where BMI2 is.
 #[cfg(target_arch = "x86_64")]
 struct Pext {
-    mask: u64,
+    /// The cut bits.
+    value: u64,
+    /// The bits a bucket stores.
+    rest: u64,
     _bmi2: Kernel,
 }
 
 #[cfg(target_arch = "x86_64")]
 impl Pext {
-    fn new(mask: u64, kernel: Kernel) -> Option<Pext> {
+    fn new(value: u64, rest: u64, kernel: Kernel) -> Option<Pext> {
         kernel.has_avx2().then_some(Pext {
-            mask,
+            value,
+            rest,
             _bmi2: kernel,
         })
     }
@@ -93,13 +135,13 @@ impl Extract for Pext {
     #[inline(always)]
     fn value(&self, key: u64) -> usize {
         // SAFETY: a `Pext` exists only where the CPU has BMI2 (see `Pext::new`).
-        unsafe { std::arch::x86_64::_pext_u64(key, self.mask) as usize }
+        unsafe { std::arch::x86_64::_pext_u64(key, self.value) as usize }
     }
 
     #[inline(always)]
     fn rest(&self, key: u64) -> u64 {
         // SAFETY: as above.
-        unsafe { std::arch::x86_64::_pext_u64(key, !self.mask) }
+        unsafe { std::arch::x86_64::_pext_u64(key, self.rest) }
     }
 }
 

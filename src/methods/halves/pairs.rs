@@ -119,7 +119,27 @@ impl PairCounter {
     /// Sorts `keys` into `self.sorted` by the value of their cut bits (a counting sort),
     /// each without its cut bits; value `v`'s keys are then
     /// `sorted[starts[v]..starts[v + 1]]`. Value bit `i` is the `i`-th lowest cut bit.
+    ///
+    /// The keys come as given to [`PairCounter::load`] or [`PairCounter::count`]: where
+    /// the load squeezes, the same PEXT squeezes them.
     fn sort_by_cut(&mut self, keys: &[u64]) {
+        if self.squeeze != 0 {
+            let cut_mask = self.cut_bits[..self.cuts]
+                .iter()
+                .fold(0, |mask, &bit| mask | 1 << bit);
+            let value = cuts::deposit(cut_mask, self.squeeze);
+            let rest = self.squeeze & !value;
+            cuts::sort_squeezing(
+                value,
+                rest,
+                self.kernel,
+                keys,
+                &mut self.sorted,
+                &mut self.starts,
+            )
+            .expect("a load squeezes only where PEXT is fast");
+            return;
+        }
         cuts::sort(
             &self.cut_bits[..self.cuts],
             self.fast_extract.then_some(self.kernel),
@@ -146,13 +166,16 @@ impl PairCounter {
             }
             counts
         };
-        let (by_patterns, mut by_items) = (held(&[patterns]), held(items));
+        let (mut by_patterns, mut by_items) = (held(&[patterns]), held(items));
         if self.squeeze != 0 {
-            // The items are not squeezed yet: their counts follow the patterns' bits.
-            let (mut rest, mut at, whole) = (self.squeeze, 0, by_items);
-            while rest != 0 {
-                by_items[at] = whole[rest.trailing_zeros() as usize];
-                (at, rest) = (at + 1, rest & (rest - 1));
+            // Neither side is squeezed yet: bit `at` of a squeezed key is the `at`-th
+            // bit the patterns use.
+            for counts in [&mut by_patterns, &mut by_items] {
+                let (mut rest, mut at, whole) = (self.squeeze, 0, *counts);
+                while rest != 0 {
+                    counts[at] = whole[rest.trailing_zeros() as usize];
+                    (at, rest) = (at + 1, rest & (rest - 1));
+                }
             }
         }
         let mut bits: Vec<u32> = (0..self.bits).collect();
@@ -172,22 +195,18 @@ impl PairCounter {
     pub fn load(&mut self, patterns: &[u64], items: &[&[u64]]) {
         self.squeeze = 0;
         self.bits = self.key_bits;
-        let mut squeezed = std::mem::take(&mut self.squeezed);
-        let mut patterns = patterns;
         if self.fast_extract {
             let used = patterns.iter().fold(0, |used, &key| used | key);
             let bits = used.count_ones().max(1);
             if Layout::for_bits(bits).chunks < Layout::for_bits(self.key_bits).chunks {
                 (self.squeeze, self.bits) = (used, bits);
-                cuts::squeeze(self.kernel, used, patterns, &mut squeezed);
-                patterns = &squeezed;
             }
         }
         self.load_keys(patterns, items);
-        self.squeezed = squeezed;
     }
 
-    /// [`PairCounter::load`] of keys already squeezed.
+    /// [`PairCounter::load`] once the squeeze is chosen: the keys are squeezed as they
+    /// are sorted by their cut bits, or apart where there is no cut.
     fn load_keys(&mut self, patterns: &[u64], items: &[&[u64]]) {
         let many_items = items.iter().map(|s| s.len()).sum::<usize>() >= MANY_ITEMS;
         let bucket_min = if many_items {
@@ -207,10 +226,17 @@ impl PairCounter {
             self.cut_bits[..self.cuts].sort_unstable();
         }
         self.layout = Layout::for_bits(self.bits - self.cuts as u32);
-        // With no cut, the patterns are one bucket as they come: no sorted copy.
+        // With no cut, the patterns are one bucket as they come (squeezed if need be):
+        // no sorted copy.
+        let mut squeezed = std::mem::take(&mut self.squeezed);
+        let mut patterns = patterns;
         if self.cuts == 0 {
             self.starts.clear();
             self.starts.extend([0, patterns.len()]);
+            if self.squeeze != 0 {
+                cuts::squeeze(self.kernel, self.squeeze, patterns, &mut squeezed);
+                patterns = &squeezed;
+            }
         } else {
             self.sort_by_cut(patterns);
         }
@@ -258,6 +284,7 @@ impl PairCounter {
             };
         }
         self.sorted = sorted;
+        self.squeezed = squeezed;
     }
 
     /// How many (pattern, item) pairs share no bit.
@@ -269,7 +296,8 @@ impl PairCounter {
     /// 4,096 items, a few milliseconds of work even at N = 26, where one row set counts
     /// for tens of seconds.
     pub fn count_until(&mut self, items: &[u64], halted: &dyn Fn() -> bool) -> Option<u64> {
-        if self.squeeze == 0 {
+        // With cuts, sorting squeezes (see `sort_by_cut`).
+        if self.squeeze == 0 || self.cuts > 0 {
             return self.count_keys_until(items, halted);
         }
         let mut squeezed = std::mem::take(&mut self.squeezed);
@@ -299,7 +327,8 @@ impl PairCounter {
         Some(pairs)
     }
 
-    /// [`PairCounter::count_until`] of items squeezed as the patterns were.
+    /// [`PairCounter::count_until`] of items squeezed as the patterns were, or as they
+    /// come where the load has cuts.
     fn count_keys_until(&mut self, items: &[u64], halted: &dyn Fn() -> bool) -> Option<u64> {
         if self.cuts == 0 {
             return if halted() {
@@ -528,6 +557,39 @@ mod tests {
                     naive(&patterns[..len], &items[..300]),
                     "{kernel:?}, {len} patterns, {} cuts",
                     counter.cuts
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn patterns_that_leave_bits_unused_count_the_same_squeezed() {
+        let mut rng = fastrand::Rng::with_seed(17);
+        let key_bits = 40;
+        // The patterns never hold ten of the bits (as West never holds its pin's bars);
+        // the items may.
+        let unused = 0b1011_0110_0100_1000_1010_0001_0000_0100_1001_0010u64;
+        let key = |rng: &mut fastrand::Rng| {
+            (0..key_bits).fold(0u64, |k, b| k | u64::from(rng.u8(..3) == 0) << b)
+        };
+        let patterns: Vec<u64> = (0..20_000).map(|_| key(&mut rng) & !unused).collect();
+        let items: Vec<u64> = (0..600).map(|_| key(&mut rng)).collect();
+        for kernel in Kernel::available() {
+            let mut counter = PairCounter::new(key_bits, kernel);
+            counter.bucket_min = 16;
+            for len in [20, 3_000, 20_000] {
+                counter.load(&patterns[..len], &[&items]);
+                if counter.fast_extract {
+                    // Squeezed (by the sort, where there are cuts).
+                    assert_eq!(counter.squeeze, ((1 << key_bits) - 1) & !unused);
+                    assert_eq!(counter.cuts > 0, len > 20, "{kernel:?}, {len} patterns");
+                }
+                assert_eq!(
+                    counter.count(&items),
+                    naive(&patterns[..len], &items),
+                    "{kernel:?}, {len} patterns, {} cuts, squeezed to {:#x}",
+                    counter.cuts,
+                    counter.squeeze
                 );
             }
         }
