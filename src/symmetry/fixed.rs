@@ -83,13 +83,13 @@ fn orbit(
 /// For every square of the board, the lines its orbit's queens take and how many they
 /// are, or `None` where they attack one another: placing an orbit is then four ANDs, not
 /// its symmetries worked out again at every node.
-struct Orbits {
+struct OrbitLines {
     n: usize,
     squares: Vec<Option<(Taken, u64)>>,
 }
 
-impl Orbits {
-    fn new(n: usize, generators: &[Symmetry]) -> Orbits {
+impl OrbitLines {
+    fn new(n: usize, generators: &[Symmetry]) -> OrbitLines {
         let squares = (0..n * n)
             .map(|i| {
                 let (members, len) = orbit(n, (i / n, i % n), generators);
@@ -99,7 +99,7 @@ impl Orbits {
                 Some((lines, len as u64))
             })
             .collect();
-        Orbits { n, squares }
+        OrbitLines { n, squares }
     }
 
     /// Places the orbit of the queen at `(row, col)` beside `taken`, with the queens
@@ -110,7 +110,7 @@ impl Orbits {
     }
 }
 
-fn search(orbits: &Orbits, taken: Taken) -> Tally {
+fn search(orbits: &OrbitLines, taken: Taken) -> Tally {
     let n = orbits.n;
     let row = (!taken.rows).trailing_zeros() as usize;
     if row >= n {
@@ -150,14 +150,17 @@ pub const GROUPS: [&[Symmetry]; 3] = [
 pub struct FixedSearches {
     n: usize,
     /// Each group's orbits, as [`GROUPS`] lists them.
-    orbits: Vec<Orbits>,
+    orbits: Vec<OrbitLines>,
 }
 
 impl FixedSearches {
     /// The searches of the `n` x `n` board.
     pub fn new(n: usize) -> FixedSearches {
         assert!((1..=MAX_N).contains(&n));
-        let orbits = GROUPS.iter().map(|group| Orbits::new(n, group)).collect();
+        let orbits = GROUPS
+            .iter()
+            .map(|group| OrbitLines::new(n, group))
+            .collect();
         FixedSearches { n, orbits }
     }
 
@@ -201,12 +204,12 @@ impl Solver for FixedSearches {
 /// and the queens the search placed, on the calling thread.
 pub fn count_fixed(n: usize, generators: &[Symmetry]) -> Tally {
     assert!((1..=MAX_N).contains(&n));
-    let orbits = Orbits::new(n, generators);
+    let orbits = OrbitLines::new(n, generators);
     (0..n).map(|col| from_first_queen(&orbits, col)).sum()
 }
 
 /// The fixed solutions whose first row's queen stands in column `col`.
-fn from_first_queen(orbits: &Orbits, col: usize) -> Tally {
+fn from_first_queen(orbits: &OrbitLines, col: usize) -> Tally {
     match orbits.place(Taken::EMPTY, (0, col)) {
         Some((next, placed)) => {
             let mut tally = search(orbits, next);

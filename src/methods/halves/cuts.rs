@@ -6,34 +6,23 @@
 use crate::cpu::Kernel;
 
 /// Sorts `keys` into `sorted` by the value of their cut bits `bits` (lowest first; value
-/// bit `i` is `bits[i]`), each without its cut bits; value `v`'s keys are then
-/// `sorted[starts[v]..starts[v + 1]]`. `by_pext`: a kernel of the AVX2 level or above (so
-/// with BMI2) when PEXT is fast here; `None` takes the bits out by shifts.
-pub(super) fn sort(
+/// bit `i` is `bits[i]`), each without its cut bits, taken out by shifts; value `v`'s
+/// keys are then `sorted[starts[v]..starts[v + 1]]`.
+pub(super) fn sort_by_shifts(
     bits: &[u32],
-    by_pext: Option<Kernel>,
     keys: &[u64],
     sorted: &mut Vec<u64>,
     starts: &mut Vec<usize>,
 ) {
-    let cuts = Cuts::new(bits);
-    #[cfg(target_arch = "x86_64")]
-    if let Some(pext) = by_pext.and_then(|kernel| Pext::new(cuts.mask, !cuts.mask, kernel)) {
-        // SAFETY: a `Pext` is made only with a kernel token of the AVX2 level, which has
-        // BMI2.
-        unsafe { sort_by_cut_bmi2(&pext, bits.len(), keys, sorted, starts) };
-        return;
-    }
-    let _ = by_pext;
-    sort_by(&cuts, bits.len(), keys, sorted, starts);
+    sort_by(&Cuts { bits }, bits.len(), keys, sorted, starts);
 }
 
-/// [`sort`] of keys not yet squeezed, by PEXT: `value` holds their cut bits (value bit
-/// `i` the `i`-th lowest of them), `rest` the bits each keeps, cut bits left out (the
-/// squeeze and the taking out of the cut bits in one PEXT, where they were two passes
-/// over every key). `None` (nothing done) without a kernel of the AVX2 level, whose
-/// BMI2 PEXT this needs.
-pub(super) fn sort_squeezing(
+/// [`sort_by_shifts`] by PEXT, where BMI2 has it fast: `value` holds the cut bits (value
+/// bit `i` the `i`-th lowest of them), `rest` the bits each key keeps. Where the load
+/// squeezes its keys, `rest` is the squeeze without the cut bits, so that one PEXT
+/// squeezes a key and takes its cut bits out (they were two passes over every key).
+/// `None` (nothing done) without a kernel of the AVX2 level, whose BMI2 PEXT this needs.
+pub(super) fn sort_by_pext(
     value: u64,
     rest: u64,
     kernel: Kernel,
@@ -66,21 +55,10 @@ pub(super) fn deposit(picks: u64, within: u64) -> u64 {
     out
 }
 
-/// The cut bits of a load, and how to take them out of a key.
+/// The cut bits of a load (lowest first), taken out of a key by shifts.
 #[derive(Clone, Copy)]
 struct Cuts<'a> {
-    /// Lowest first.
     bits: &'a [u32],
-    mask: u64,
-}
-
-impl<'a> Cuts<'a> {
-    fn new(bits: &'a [u32]) -> Cuts<'a> {
-        Cuts {
-            bits,
-            mask: bits.iter().fold(0, |m, &b| m | 1 << b),
-        }
-    }
 }
 
 /// Gathers a key's cut bits (its bucket) and the rest (what the bucket stores).
@@ -388,11 +366,13 @@ mod tests {
                 rng.shuffle(&mut bits);
                 bits.truncate(cuts);
                 bits.sort_unstable();
-                let by_shifts = Cuts::new(&bits);
+                let by_shifts = Cuts { bits: &bits };
                 let (mut sorted, mut starts) = (Vec::new(), Vec::new());
                 sort_by(&by_shifts, cuts, keys, &mut sorted, &mut starts);
                 let (mut by_pext, mut pext_starts) = (Vec::new(), Vec::new());
-                sort(&bits, Some(avx2), keys, &mut by_pext, &mut pext_starts);
+                let mask = bits.iter().fold(0, |m, &b| m | 1 << b);
+                sort_by_pext(mask, !mask, avx2, keys, &mut by_pext, &mut pext_starts)
+                    .expect("a kernel of the AVX2 level");
                 assert_eq!(
                     (&sorted, &starts),
                     (&by_pext, &pext_starts),

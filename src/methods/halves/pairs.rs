@@ -123,30 +123,18 @@ impl PairCounter {
     /// The keys come as given to [`PairCounter::load`] or [`PairCounter::count`]: where
     /// the load squeezes, the same PEXT squeezes them.
     fn sort_by_cut(&mut self, keys: &[u64]) {
-        if self.squeeze != 0 {
-            let cut_mask = self.cut_bits[..self.cuts]
-                .iter()
-                .fold(0, |mask, &bit| mask | 1 << bit);
-            let value = cuts::deposit(cut_mask, self.squeeze);
-            let rest = self.squeeze & !value;
-            cuts::sort_squeezing(
-                value,
-                rest,
-                self.kernel,
-                keys,
-                &mut self.sorted,
-                &mut self.starts,
-            )
-            .expect("a load squeezes only where PEXT is fast");
+        let cut_bits = &self.cut_bits[..self.cuts];
+        if !self.fast_extract {
+            // No squeeze either (it needs PEXT).
+            cuts::sort_by_shifts(cut_bits, keys, &mut self.sorted, &mut self.starts);
             return;
         }
-        cuts::sort(
-            &self.cut_bits[..self.cuts],
-            self.fast_extract.then_some(self.kernel),
-            keys,
-            &mut self.sorted,
-            &mut self.starts,
-        );
+        // The cut bits among the keys' own: squeezed bit `i` is the squeeze's `i`-th.
+        let within = if self.squeeze != 0 { self.squeeze } else { !0 };
+        let value = cuts::deposit(cut_bits.iter().fold(0, |m, &b| m | 1 << b), within);
+        let (kernel, sorted, starts) = (self.kernel, &mut self.sorted, &mut self.starts);
+        cuts::sort_by_pext(value, within & !value, kernel, keys, sorted, starts)
+            .expect("PEXT is fast only with a kernel of the AVX2 level");
     }
 
     /// Chooses the cut bits for counting `items` against `patterns`: the bits held by
