@@ -441,14 +441,15 @@ impl Join {
                 continue;
             }
             let [plain, one, both] = classes.each_ref().map(Vec::as_slice);
+            // A West half-board holds no long diagonal its pin's queen holds.
+            let weighted: [(&[u64], u64); 3] = std::array::from_fn(|i| {
+                let weight = weights.get(part.class + i).copied().unwrap_or(0);
+                (classes[i].as_slice(), weight)
+            });
+            let lists = &weighted[..3 - part.class];
             for east in east.chunks(self.patterns_per_load) {
                 counter.load(east, &[plain, one, both]);
-                // A West half-board holds no long diagonal its pin's queen holds.
-                for (items, weight) in classes.iter().zip(&weights[part.class..]) {
-                    if !items.is_empty() {
-                        solutions += weight * counter.count_until(items, halted)?;
-                    }
-                }
+                solutions += counter.count_weighted_until(lists, halted)?;
             }
         }
         Some(solutions)

@@ -31,7 +31,10 @@ const MIN_SLICED: usize = 48;
 /// never looked at. The cut bits are chosen per load as those held by the most pairs of
 /// the patterns and the items to come (at N = 21 this skipped about a sixth more work
 /// than four fixed bits beside the long diagonals). Each bucket should still fill a few
-/// blocks, so the number of cuts grows with the patterns.
+/// blocks, so the number of cuts grows with the patterns. A bucket's blocks are built
+/// when it is first counted, against every list of items the count was given, and
+/// dropped for the next bucket's: they stay in the cache between building and counting,
+/// and the counter holds the blocks of one bucket, not of all.
 pub struct PairCounter {
     kernel: Kernel,
     key_bits: u32,
@@ -39,8 +42,6 @@ pub struct PairCounter {
     bits: u32,
     /// The bits the loaded patterns use, when they were squeezed to those; else 0.
     squeeze: u64,
-    /// Scratch: patterns or items squeezed.
-    squeezed: Vec<u64>,
     /// How the loaded patterns' keys, their cut bits taken out, are cut into chunks.
     layout: Layout,
     /// The cut bits for the loaded patterns, best first.
@@ -49,18 +50,21 @@ pub struct PairCounter {
     cuts: usize,
     /// Whether the cut bits are taken out by PEXT (BMI2, where it is fast).
     fast_extract: bool,
-    /// One bucket per value of the cut bits, its patterns in the two arenas below.
-    buckets: Vec<Bucket>,
-    /// The patterns of the buckets that hold few, as they are.
-    plain: Vec<u64>,
-    /// The bit-sliced blocks of the others, `layout.block()` masks each. One arena
-    /// for all buckets, so that its size follows the patterns, not the largest bucket
-    /// each cut value ever had.
-    sliced: Vec<Bits512>,
-    /// Scratch: patterns or items sorted by the value of their cut bits, and where each
-    /// value's start.
-    sorted: Vec<u64>,
+    /// The loaded patterns as counted (squeezed, their cut bits out), sorted by the value
+    /// of their cut bits: value `v`'s are `patterns[starts[v]..starts[v + 1]]`, a bucket.
+    patterns: Vec<u64>,
     starts: Vec<usize>,
+    /// The bit-sliced blocks of one bucket (`layout.block()` masks each), built when the
+    /// bucket is first counted and replaced by the next one's: built for all buckets at
+    /// once, they were written out to memory and read back (56 bytes a pattern, a
+    /// seventh of a shard of N = 24 spent writing them).
+    sliced: Vec<Bits512>,
+    /// Which bucket `sliced` holds.
+    built: Option<usize>,
+    /// Scratch: each list of items as counted (squeezed or sorted by cut), and where
+    /// each cut value's start.
+    items: [Vec<u64>; LISTS],
+    item_starts: [Vec<usize>; LISTS],
     /// Scratch: per key bit, a block's patterns that lack it.
     lacking: Vec<Bits512>,
     /// Patterns per bucket below which a cut bit fewer is used ([`BUCKET_MIN`]; the tests
@@ -89,12 +93,8 @@ const BUCKET_MIN: usize = 2048;
 /// (about 5,000): slower with 1024 (1.49 to 1.85 s against 1.27 to 1.35 s).
 const MANY_ITEMS: usize = 8192;
 
-/// Where one bucket's patterns lie in the counter's arenas.
-#[derive(Clone, Default)]
-struct Bucket {
-    plain: std::ops::Range<usize>,
-    sliced: std::ops::Range<usize>,
-}
+/// The most lists of items counted at once (an even board's West: three classes).
+pub const LISTS: usize = 3;
 
 impl PairCounter {
     /// An empty counter for keys of `key_bits` bits, counting with `kernel`.
@@ -105,39 +105,50 @@ impl PairCounter {
             key_bits,
             bits: key_bits,
             squeeze: 0,
-            squeezed: Vec::new(),
             layout: Layout::for_bits(key_bits),
             cut_bits: Vec::new(),
             cuts: 0,
             fast_extract: kernel.has_avx2() && crate::cpu::fast_pext(),
-            buckets: vec![Bucket::default(); 1 << MAX_CUTS],
-            plain: Vec::new(),
-            sliced: Vec::new(),
-            sorted: Vec::new(),
+            patterns: Vec::new(),
             starts: Vec::new(),
+            sliced: Vec::new(),
+            built: None,
+            items: Default::default(),
+            item_starts: Default::default(),
             lacking: vec![Bits512([0; 8]); key_bits.max(1) as usize],
             bucket_min: BUCKET_MIN,
         }
     }
 
-    /// Sorts `keys` into `self.sorted` by the value of their cut bits (a counting sort),
-    /// each without its cut bits; value `v`'s keys are then
-    /// `sorted[starts[v]..starts[v + 1]]`. Value bit `i` is the `i`-th lowest cut bit.
+    /// Puts `keys` in `sorted` as the loaded patterns are counted: sorted by the value
+    /// of their cut bits (a counting sort), each without its cut bits, value `v`'s keys
+    /// then `sorted[starts[v]..starts[v + 1]]` (value bit `i` is the `i`-th lowest cut
+    /// bit); squeezed as the patterns are. With no cut, one value.
     ///
     /// The keys come as given to [`PairCounter::load`] or [`PairCounter::count`]: where
     /// the load squeezes, the same PEXT squeezes them.
-    fn sort_by_cut(&mut self, keys: &[u64]) {
+    fn arrange(&self, keys: &[u64], sorted: &mut Vec<u64>, starts: &mut Vec<usize>) {
+        if self.cuts == 0 {
+            starts.clear();
+            starts.extend([0, keys.len()]);
+            if self.squeeze != 0 {
+                cuts::squeeze(self.kernel, self.squeeze, keys, sorted);
+            } else {
+                sorted.clear();
+                sorted.extend_from_slice(keys);
+            }
+            return;
+        }
         let cut_bits = &self.cut_bits[..self.cuts];
         if !self.fast_extract {
             // No squeeze either (it needs PEXT).
-            cuts::sort_by_shifts(cut_bits, keys, &mut self.sorted, &mut self.starts);
+            cuts::sort_by_shifts(cut_bits, keys, sorted, starts);
             return;
         }
         // The cut bits among the keys' own: squeezed bit `i` is the squeeze's `i`-th.
         let within = if self.squeeze != 0 { self.squeeze } else { !0 };
         let value = cuts::deposit(cut_bits.iter().fold(0, |m, &b| m | 1 << b), within);
-        let (kernel, sorted, starts) = (self.kernel, &mut self.sorted, &mut self.starts);
-        cuts::sort_by_pext(value, within & !value, kernel, keys, sorted, starts)
+        cuts::sort_by_pext(value, within & !value, self.kernel, keys, sorted, starts)
             .expect("PEXT is fast only with a kernel of the AVX2 level");
     }
 
@@ -219,65 +230,29 @@ impl PairCounter {
             self.cut_bits[..self.cuts].sort_unstable();
         }
         self.layout = Layout::for_bits(self.bits - self.cuts as u32);
-        // With no cut, the patterns are one bucket as they come (squeezed if need be):
-        // no sorted copy.
-        let mut squeezed = std::mem::take(&mut self.squeezed);
-        let mut patterns = patterns;
-        if self.cuts == 0 {
-            self.starts.clear();
-            self.starts.extend([0, patterns.len()]);
-            if self.squeeze != 0 {
-                cuts::squeeze(self.kernel, self.squeeze, patterns, &mut squeezed);
-                patterns = &squeezed;
-            }
-        } else {
-            self.sort_by_cut(patterns);
-        }
-        let sorted = std::mem::take(&mut self.sorted);
-        let keys = if self.cuts == 0 { patterns } else { &sorted };
-        self.plain.clear();
-        self.sliced.clear();
-        // The arena's exact size first: grown by doubling, it would hold its old and new
-        // copies at once (N = 23: 90 MB more at the peak). A larger arena is allocated
-        // anew, not grown: growing copies the old one's contents, which were cleared
-        // (tens of megabytes at N = 24, 4% of a shard's time).
-        let blocks: usize = self
+        let (mut sorted, mut starts) = (
+            std::mem::take(&mut self.patterns),
+            std::mem::take(&mut self.starts),
+        );
+        self.arrange(patterns, &mut sorted, &mut starts);
+        (self.patterns, self.starts) = (sorted, starts);
+        self.built = None;
+        // Room for the largest bucket's blocks, allocated anew where it grows: growing
+        // would copy the old contents, of no use.
+        let blocks = self
             .starts
             .windows(2)
             .map(|w| w[1] - w[0])
             .filter(|&len| len >= MIN_SLICED)
             .map(|len| len.div_ceil(BLOCK))
-            .sum();
+            .max()
+            .unwrap_or(0);
         let needed = blocks * self.layout.block();
         if self.sliced.capacity() < needed {
             // The old one first let go of, so that the two are never held at once.
             self.sliced = Vec::new();
             self.sliced.reserve_exact(needed);
         }
-        for value in 0..1 << self.cuts {
-            let group = self.starts[value]..self.starts[value + 1];
-            let (plain, sliced) = (self.plain.len(), self.sliced.len());
-            if group.len() < MIN_SLICED {
-                self.plain.extend_from_slice(&keys[group]);
-            } else {
-                for start in group.clone().step_by(BLOCK) {
-                    let end = (start + BLOCK).min(group.end);
-                    push_block(
-                        self.kernel,
-                        &keys[start..end],
-                        self.layout,
-                        &mut self.lacking[..self.bits as usize],
-                        &mut self.sliced,
-                    );
-                }
-            }
-            self.buckets[value] = Bucket {
-                plain: plain..self.plain.len(),
-                sliced: sliced..self.sliced.len(),
-            };
-        }
-        self.sorted = sorted;
-        self.squeezed = squeezed;
     }
 
     /// How many (pattern, item) pairs share no bit.
@@ -289,15 +264,7 @@ impl PairCounter {
     /// 4,096 items, a few milliseconds of work even at N = 26, where one row set counts
     /// for tens of seconds.
     pub fn count_until(&mut self, items: &[u64], halted: &dyn Fn() -> bool) -> Option<u64> {
-        // With cuts, sorting squeezes (see `sort_by_cut`).
-        if self.squeeze == 0 || self.cuts > 0 {
-            return self.count_keys_until(items, halted);
-        }
-        let mut squeezed = std::mem::take(&mut self.squeezed);
-        cuts::squeeze(self.kernel, self.squeeze, items, &mut squeezed);
-        let total = self.count_keys_until(&squeezed, halted);
-        self.squeezed = squeezed;
-        total
+        self.count_weighted_until(&[(items, 1)], halted)
     }
 
     /// How many pairs of `a` and `b` share no bit, `None` if halted: the smaller side is
@@ -320,21 +287,29 @@ impl PairCounter {
         Some(pairs)
     }
 
-    /// [`PairCounter::count_until`] of items squeezed as the patterns were, or as they
-    /// come where the load has cuts.
-    fn count_keys_until(&mut self, items: &[u64], halted: &dyn Fn() -> bool) -> Option<u64> {
-        if self.cuts == 0 {
-            return if halted() {
-                None
-            } else {
-                self.count_bucket_until(0, items, halted)
-            };
-        }
-        self.sort_by_cut(items);
-        let (sorted, starts) = (
-            std::mem::take(&mut self.sorted),
-            std::mem::take(&mut self.starts),
+    /// The sum over `lists` of its weight times the pairs of its items and the patterns
+    /// that share no bit, `None` if halted (asked before each bucket, and every 4,096
+    /// items). Each bucket's blocks are built once for all lists, when first needed.
+    pub fn count_weighted_until(
+        &mut self,
+        lists: &[(&[u64], u64)],
+        halted: &dyn Fn() -> bool,
+    ) -> Option<u64> {
+        assert!(lists.len() <= LISTS, "at most {LISTS} lists of items");
+        let (mut sorted, mut starts) = (
+            std::mem::take(&mut self.items),
+            std::mem::take(&mut self.item_starts),
         );
+        // Items are counted as they come where the patterns are neither cut nor squeezed.
+        let as_they_come = self.cuts == 0 && self.squeeze == 0;
+        for (i, &(items, _)) in lists.iter().enumerate() {
+            if as_they_come {
+                starts[i].clear();
+                starts[i].extend([0, items.len()]);
+            } else {
+                self.arrange(items, &mut sorted[i], &mut starts[i]);
+            }
+        }
         let mut total = Some(0);
         'cuts: for cut in 0..1 << self.cuts {
             if halted() {
@@ -344,23 +319,27 @@ impl PairCounter {
             // The item groups whose cut bits miss this bucket's: the subsets of the
             // others (3^cuts pairs of groups in all, where every pair was 4^cuts).
             let free = !cut & ((1 << self.cuts) - 1);
-            let mut item_cut = free;
-            loop {
-                let group = &sorted[starts[item_cut]..starts[item_cut + 1]];
-                if !group.is_empty() {
-                    let Some(found) = self.count_bucket_until(cut, group, halted) else {
-                        total = None;
-                        break 'cuts;
-                    };
-                    total = total.map(|t| t + found);
+            for (i, &(items, weight)) in lists.iter().enumerate() {
+                let keys = if as_they_come { items } else { &sorted[i] };
+                let starts = &starts[i];
+                let mut item_cut = free;
+                loop {
+                    let group = &keys[starts[item_cut]..starts[item_cut + 1]];
+                    if !group.is_empty() {
+                        let Some(found) = self.count_bucket_until(cut, group, halted) else {
+                            total = None;
+                            break 'cuts;
+                        };
+                        total = total.map(|t| t + weight * found);
+                    }
+                    if item_cut == 0 {
+                        break;
+                    }
+                    item_cut = (item_cut - 1) & free;
                 }
-                if item_cut == 0 {
-                    break;
-                }
-                item_cut = (item_cut - 1) & free;
             }
         }
-        (self.sorted, self.starts) = (sorted, starts);
+        (self.items, self.item_starts) = (sorted, starts);
         total
     }
 
@@ -368,7 +347,7 @@ impl PairCounter {
     /// at `halted` between them when there are more (most calls have fewer items, and
     /// their caller looks before each cut value's buckets).
     fn count_bucket_until(
-        &self,
+        &mut self,
         cut: usize,
         items: &[u64],
         halted: &dyn Fn() -> bool,
@@ -384,15 +363,25 @@ impl PairCounter {
     }
 
     /// How many pairs of bucket `cut`'s patterns and `items` share no bit.
-    fn count_bucket(&self, cut: usize, items: &[u64]) -> u64 {
-        let bucket = &self.buckets[cut];
-        let plain = sliced::count_plain(self.kernel, &self.plain[bucket.plain.clone()], items);
-        let sliced = &self.sliced[bucket.sliced.clone()];
-        if sliced.is_empty() {
-            return plain;
+    fn count_bucket(&mut self, cut: usize, items: &[u64]) -> u64 {
+        let bucket = &self.patterns[self.starts[cut]..self.starts[cut + 1]];
+        if bucket.len() < MIN_SLICED {
+            return sliced::count_plain(self.kernel, bucket, items);
         }
-        let sliced = sliced::count(self.kernel, sliced, self.layout, items);
-        plain + sliced
+        if self.built != Some(cut) {
+            self.sliced.clear();
+            for block in bucket.chunks(BLOCK) {
+                push_block(
+                    self.kernel,
+                    block,
+                    self.layout,
+                    &mut self.lacking[..self.bits as usize],
+                    &mut self.sliced,
+                );
+            }
+            self.built = Some(cut);
+        }
+        sliced::count(self.kernel, &self.sliced, self.layout, items)
     }
 }
 
@@ -597,6 +586,48 @@ mod tests {
         for (i, row) in original.iter().enumerate() {
             for (j, column) in rows.iter().enumerate() {
                 assert_eq!(row >> j & 1, column >> i & 1, "({i}, {j})");
+            }
+        }
+    }
+
+    #[test]
+    fn lists_of_items_count_weighted_as_each_alone() {
+        let mut rng = fastrand::Rng::with_seed(23);
+        let key_bits = 38;
+        let key = |rng: &mut fastrand::Rng| {
+            (0..key_bits).fold(0u64, |k, b| k | u64::from(rng.u8(..3) == 0) << b)
+        };
+        let patterns: Vec<u64> = (0..20_000).map(|_| key(&mut rng)).collect();
+        let lists: Vec<Vec<u64>> = [700, 0, 1300]
+            .iter()
+            .map(|&len| (0..len).map(|_| key(&mut rng)).collect())
+            .collect();
+        for kernel in Kernel::available() {
+            let mut counter = PairCounter::new(key_bits, kernel);
+            // No cut; a few; many (small buckets).
+            for (len, bucket_min) in [(100, BUCKET_MIN), (20_000, BUCKET_MIN), (20_000, 16)] {
+                counter.bucket_min = bucket_min;
+                let patterns = &patterns[..len];
+                let hint: Vec<&[u64]> = lists.iter().map(Vec::as_slice).collect();
+                counter.load(patterns, &hint);
+                let weighted: Vec<(&[u64], u64)> = lists
+                    .iter()
+                    .zip([1, 2, 4])
+                    .map(|(l, w)| (l.as_slice(), w))
+                    .collect();
+                let want: u64 = weighted.iter().map(|&(l, w)| w * naive(patterns, l)).sum();
+                let got = counter.count_weighted_until(&weighted, &|| false);
+                assert_eq!(
+                    got,
+                    Some(want),
+                    "{kernel:?}, {len} patterns, {} cuts",
+                    counter.cuts
+                );
+                // Each list alone, after the others (the buckets built for them reused).
+                for &(list, _) in &weighted {
+                    assert_eq!(counter.count(list), naive(patterns, list), "{kernel:?}");
+                }
+                assert_eq!(counter.count_weighted_until(&weighted, &|| true), None);
             }
         }
     }
