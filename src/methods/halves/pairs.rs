@@ -230,15 +230,32 @@ impl PairCounter {
             self.cut_bits[..self.cuts].sort_unstable();
         }
         self.layout = Layout::for_bits(self.bits - self.cuts as u32);
+        self.built = None;
+        if self.cuts == 0 && self.squeeze == 0 && patterns.len() >= MIN_SLICED {
+            // One bucket, whose patterns are counted as they are: its blocks built now,
+            // from them, without a copy (most loads of N <= 18).
+            self.starts.clear();
+            self.starts.extend([0, patterns.len()]);
+            self.patterns.clear();
+            self.sliced.clear();
+            self.reserve_blocks(patterns.len().div_ceil(BLOCK));
+            build_blocks(
+                self.kernel,
+                patterns,
+                self.layout,
+                &mut self.lacking[..self.bits as usize],
+                &mut self.sliced,
+            );
+            self.built = Some(0);
+            return;
+        }
         let (mut sorted, mut starts) = (
             std::mem::take(&mut self.patterns),
             std::mem::take(&mut self.starts),
         );
         self.arrange(patterns, &mut sorted, &mut starts);
         (self.patterns, self.starts) = (sorted, starts);
-        self.built = None;
-        // Room for the largest bucket's blocks, allocated anew where it grows: growing
-        // would copy the old contents, of no use.
+        // Room for the largest bucket's blocks.
         let blocks = self
             .starts
             .windows(2)
@@ -247,6 +264,12 @@ impl PairCounter {
             .map(|len| len.div_ceil(BLOCK))
             .max()
             .unwrap_or(0);
+        self.reserve_blocks(blocks);
+    }
+
+    /// Room for `blocks` blocks in `sliced` (empty), allocated anew where it grows:
+    /// growing would copy the old contents, of no use.
+    fn reserve_blocks(&mut self, blocks: usize) {
         let needed = blocks * self.layout.block();
         if self.sliced.capacity() < needed {
             // The old one first let go of, so that the two are never held at once.
@@ -364,24 +387,32 @@ impl PairCounter {
 
     /// How many pairs of bucket `cut`'s patterns and `items` share no bit.
     fn count_bucket(&mut self, cut: usize, items: &[u64]) -> u64 {
-        let bucket = &self.patterns[self.starts[cut]..self.starts[cut + 1]];
-        if bucket.len() < MIN_SLICED {
-            return sliced::count_plain(self.kernel, bucket, items);
+        // (A bucket built at the load, from the patterns as given, is not in `patterns`.)
+        let range = self.starts[cut]..self.starts[cut + 1];
+        if range.len() < MIN_SLICED {
+            return sliced::count_plain(self.kernel, &self.patterns[range], items);
         }
         if self.built != Some(cut) {
             self.sliced.clear();
-            for block in bucket.chunks(BLOCK) {
-                push_block(
-                    self.kernel,
-                    block,
-                    self.layout,
-                    &mut self.lacking[..self.bits as usize],
-                    &mut self.sliced,
-                );
-            }
+            let lacking = &mut self.lacking[..self.bits as usize];
+            let bucket = &self.patterns[range];
+            build_blocks(self.kernel, bucket, self.layout, lacking, &mut self.sliced);
             self.built = Some(cut);
         }
         sliced::count(self.kernel, &self.sliced, self.layout, items)
+    }
+}
+
+/// Appends the blocks of `patterns` (in blocks of [`BLOCK`]) to `sliced`.
+fn build_blocks(
+    kernel: Kernel,
+    patterns: &[u64],
+    layout: Layout,
+    lacking: &mut [Bits512],
+    sliced: &mut Vec<Bits512>,
+) {
+    for block in patterns.chunks(BLOCK) {
+        push_block(kernel, block, layout, lacking, sliced);
     }
 }
 
