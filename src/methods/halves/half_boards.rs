@@ -20,9 +20,6 @@ pub(super) struct HalfScratch {
 /// paired: each split's few pieces lie apart in the slab, and loading them waited on
 /// memory (a third of the pairing's time at N = 20, half that fetched ahead).
 const FETCH_AHEAD: usize = 6;
-/// Cache lines fetched of a split's north pieces (eight pieces a line; a split has eight
-/// on average at N = 16, where fetching four lines made a one-thread count 5% slower).
-const FETCH_LINES: usize = 1;
 
 impl HalfScratch {
     pub(super) fn new(kernel: Kernel) -> HalfScratch {
@@ -109,18 +106,17 @@ impl HalfScratch {
     }
 }
 
-/// Asks for the start of `pieces` ([`FETCH_LINES`] cache lines) to be brought into the
-/// cache: a hint, nothing else.
+/// Asks for the first cache line of `pieces` (eight pieces) to be brought into the
+/// cache: a hint, nothing else. A split has eight north pieces on average at N = 16,
+/// where fetching four lines made a one-thread count 5% slower.
 #[inline(always)]
 fn fetch(pieces: &[u64]) {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        for line in pieces.chunks(8).take(FETCH_LINES) {
-            // SAFETY: SSE is part of every x86-64 CPU, and a prefetch reads nothing and
-            // faults on no address.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(line.as_ptr().cast()) };
-        }
+        // SAFETY: SSE is part of every x86-64 CPU, and a prefetch reads nothing and
+        // faults on no address (an empty slice's dangling pointer included).
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(pieces.as_ptr().cast()) };
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = pieces;

@@ -540,6 +540,14 @@ fn swap_quarters<const WIDTH: usize>(rows: &mut [u64; 64], low: u64) {
 mod tests {
     use super::*;
 
+    /// `len` random keys of `bits` bits, each bit set with probability `1 / one_in`
+    /// (about 1/3 near the middle of half-boards' bands; 1/4 for sparser ones).
+    fn random_keys(rng: &mut fastrand::Rng, len: usize, bits: u32, one_in: u8) -> Vec<u64> {
+        (0..len)
+            .map(|_| (0..bits).fold(0u64, |k, b| k | u64::from(rng.u8(..one_in) == 0) << b))
+            .collect()
+    }
+
     fn naive(patterns: &[u64], items: &[u64]) -> u64 {
         items
             .iter()
@@ -552,11 +560,8 @@ mod tests {
         let mut rng = fastrand::Rng::with_seed(11);
         let key_bits = 40;
         // Keys as dense as half-boards' near the middle of their bands.
-        let key = |rng: &mut fastrand::Rng| {
-            (0..key_bits).fold(0u64, |k, b| k | u64::from(rng.u8(..3) == 0) << b)
-        };
-        let patterns: Vec<u64> = (0..70_000).map(|_| key(&mut rng)).collect();
-        let items: Vec<u64> = (0..MANY_ITEMS).map(|_| key(&mut rng)).collect();
+        let patterns = random_keys(&mut rng, 70_000, key_bits, 3);
+        let items = random_keys(&mut rng, MANY_ITEMS, key_bits, 3);
         for kernel in Kernel::available() {
             let mut counter = PairCounter::new(key_bits, kernel);
             counter.bucket_min = 8;
@@ -582,11 +587,9 @@ mod tests {
         // The patterns never hold ten of the bits (as West never holds its pin's bars);
         // the items may.
         let unused = 0b1011_0110_0100_1000_1010_0001_0000_0100_1001_0010u64;
-        let key = |rng: &mut fastrand::Rng| {
-            (0..key_bits).fold(0u64, |k, b| k | u64::from(rng.u8(..3) == 0) << b)
-        };
-        let patterns: Vec<u64> = (0..20_000).map(|_| key(&mut rng) & !unused).collect();
-        let items: Vec<u64> = (0..600).map(|_| key(&mut rng)).collect();
+        let mut patterns = random_keys(&mut rng, 20_000, key_bits, 3);
+        patterns.iter_mut().for_each(|key| *key &= !unused);
+        let items = random_keys(&mut rng, 600, key_bits, 3);
         for kernel in Kernel::available() {
             let mut counter = PairCounter::new(key_bits, kernel);
             counter.bucket_min = 16;
@@ -625,14 +628,10 @@ mod tests {
     fn lists_of_items_count_weighted_as_each_alone() {
         let mut rng = fastrand::Rng::with_seed(23);
         let key_bits = 38;
-        let key = |rng: &mut fastrand::Rng| {
-            (0..key_bits).fold(0u64, |k, b| k | u64::from(rng.u8(..3) == 0) << b)
-        };
-        let patterns: Vec<u64> = (0..20_000).map(|_| key(&mut rng)).collect();
+        let patterns = random_keys(&mut rng, 20_000, key_bits, 3);
         let lists: Vec<Vec<u64>> = [700, 0, 1300]
-            .iter()
-            .map(|&len| (0..len).map(|_| key(&mut rng)).collect())
-            .collect();
+            .map(|len| random_keys(&mut rng, len, key_bits, 3))
+            .into();
         for kernel in Kernel::available() {
             let mut counter = PairCounter::new(key_bits, kernel);
             // No cut; a few; many (small buckets).
@@ -673,11 +672,8 @@ mod tests {
                     0usize, 1, 47, 48, 511, 512, 513, 1500, 2048, 4100, 9000, 40_000,
                 ] {
                     // Sparse keys, as half-boards have: each bit set with probability ~1/4.
-                    let key = |rng: &mut fastrand::Rng| {
-                        (0..key_bits).fold(0u64, |k, b| k | u64::from(rng.u8(..4) == 0) << b)
-                    };
-                    let patterns: Vec<u64> = (0..len).map(|_| key(&mut rng)).collect();
-                    let mut items: Vec<u64> = (0..200).map(|_| key(&mut rng)).collect();
+                    let patterns = random_keys(&mut rng, len, key_bits, 4);
+                    let mut items = random_keys(&mut rng, 200, key_bits, 4);
                     items.push(0);
                     // Cut bits chosen by some of the items hold for all of them.
                     counter.load(&patterns, &[&items[..30], &items[30..50]]);
