@@ -440,17 +440,14 @@ impl Join {
                 solutions += east.len() as u64 * built;
                 continue;
             }
-            let [plain, one, both] = classes.each_ref().map(Vec::as_slice);
             // A West half-board holds no long diagonal its pin's queen holds.
             let weighted: [(&[u64], u64); 3] = std::array::from_fn(|i| {
                 let weight = weights.get(part.class + i).copied().unwrap_or(0);
                 (classes[i].as_slice(), weight)
             });
             let lists = &weighted[..3 - part.class];
-            for east in east.chunks(self.patterns_per_load) {
-                counter.load(east, &[plain, one, both]);
-                solutions += counter.count_weighted_until(lists, halted)?;
-            }
+            solutions +=
+                counter.count_weighted_disjoint(east, lists, self.patterns_per_load, halted)?;
         }
         Some(solutions)
     }

@@ -12,11 +12,10 @@
 //! by the counter's kernel level.
 
 use super::cuts;
-use super::sliced::{self, Bits512, Layout};
+use super::load_side::{self, Side};
+use super::sliced::{self, BLOCK, Bits512, Layout};
 use crate::cpu::Kernel;
 
-/// Patterns per block.
-pub const BLOCK: usize = 512;
 /// The widest key the counter takes (a join's keys have `2n - 2` bits: 50 at N = 26).
 pub const MAX_KEY_BITS: u32 = 58;
 /// Items counted between two looks at the stop flag ([`PairCounter::count_until`]).
@@ -211,19 +210,8 @@ impl PairCounter {
     /// [`PairCounter::load`] once the squeeze is chosen: the keys are squeezed as they
     /// are sorted by their cut bits, or apart where there is no cut.
     fn load_keys(&mut self, patterns: &[u64], items: &[&[u64]]) {
-        let many_items = items.iter().map(|s| s.len()).sum::<usize>() >= MANY_ITEMS;
-        let bucket_min = if many_items {
-            self.bucket_min / 2
-        } else {
-            self.bucket_min
-        };
-        // The first cut needs buckets of `bucket_min`; the later ones half that.
-        self.cuts = 0;
-        while self.cuts < MAX_CUTS.min(self.bits as usize)
-            && patterns.len() >> self.cuts >= bucket_min << usize::from(self.cuts == 0)
-        {
-            self.cuts += 1;
-        }
+        let items_len = items.iter().map(|s| s.len()).sum();
+        self.cuts = self.cuts_for(patterns.len(), items_len, self.bits);
         if self.cuts > 0 {
             self.choose_cuts(patterns, items);
             // The bits in use, lowest first (value bit `i` is the `i`-th).
@@ -267,6 +255,24 @@ impl PairCounter {
         self.reserve_blocks(blocks);
     }
 
+    /// How many cut bits a load of `patterns` patterns of `bits` bits uses, to be counted
+    /// against `items` items: the first cut needs buckets of the bucket size, the later
+    /// ones half that (halved again when the items are many).
+    fn cuts_for(&self, patterns: usize, items: usize, bits: u32) -> usize {
+        let bucket_min = if items >= MANY_ITEMS {
+            self.bucket_min / 2
+        } else {
+            self.bucket_min
+        };
+        let mut cuts = 0;
+        while cuts < MAX_CUTS.min(bits as usize)
+            && patterns >> cuts >= bucket_min << usize::from(cuts == 0)
+        {
+            cuts += 1;
+        }
+        cuts
+    }
+
     /// Room for `blocks` blocks in `sliced` (empty), allocated anew where it grows:
     /// growing would copy the old contents, of no use.
     fn reserve_blocks(&mut self, blocks: usize) {
@@ -290,9 +296,8 @@ impl PairCounter {
         self.count_weighted_until(&[(items, 1)], halted)
     }
 
-    /// How many pairs of `a` and `b` share no bit, `None` if halted: the smaller side is
-    /// loaded (loading costs by the patterns, counting by the pairs), `per_load` of them
-    /// at a time, and the larger counted against each load.
+    /// How many pairs of `a` and `b` share no bit, `None` if halted (see
+    /// [`PairCounter::count_weighted_disjoint`]).
     #[inline(always)]
     pub fn count_disjoint(
         &mut self,
@@ -301,13 +306,64 @@ impl PairCounter {
         per_load: usize,
         halted: &dyn Fn() -> bool,
     ) -> Option<u64> {
-        let (patterns, items) = if a.len() <= b.len() { (a, b) } else { (b, a) };
-        let mut pairs = 0;
-        for patterns in patterns.chunks(per_load) {
-            self.load(patterns, &[items]);
-            pairs += self.count_until(items, halted)?;
+        self.count_weighted_disjoint(a, &[(b, 1)], per_load, halted)
+    }
+
+    /// The sum over `lists` of its weight times the pairs of its keys and `keys` that
+    /// share no bit, `None` if halted. One side is loaded, `per_load` patterns at a
+    /// time, and the other counted against each load, whichever side the model says is
+    /// faster (the model of `load_side`). The smaller side is not always it: a
+    /// larger load takes more cut bits, so each item visits a smaller share of it. A pin
+    /// of N = 27 (`--shard 3000017/135207800`: East 3 to 6 million half-boards, West half
+    /// a million) took 4.0 s with West loaded, 2.1 s with East.
+    pub fn count_weighted_disjoint(
+        &mut self,
+        keys: &[u64],
+        lists: &[(&[u64], u64)],
+        per_load: usize,
+        halted: &dyn Fn() -> bool,
+    ) -> Option<u64> {
+        let side = self.side_to_load(keys, lists, per_load);
+        self.count_weighted_disjoint_loading(side, keys, lists, per_load, halted)
+    }
+
+    /// [`PairCounter::count_weighted_disjoint`] with `side` loaded.
+    fn count_weighted_disjoint_loading(
+        &mut self,
+        side: Side,
+        keys: &[u64],
+        lists: &[(&[u64], u64)],
+        per_load: usize,
+        halted: &dyn Fn() -> bool,
+    ) -> Option<u64> {
+        let mut total = 0;
+        match side {
+            Side::Keys => {
+                let all: [&[u64]; LISTS] =
+                    std::array::from_fn(|i| lists.get(i).map_or(&[][..], |&(list, _)| list));
+                for patterns in keys.chunks(per_load) {
+                    self.load(patterns, &all[..lists.len()]);
+                    total += self.count_weighted_until(lists, halted)?;
+                }
+            }
+            Side::Lists => {
+                for &(list, weight) in lists {
+                    for patterns in list.chunks(per_load) {
+                        self.load(patterns, &[keys]);
+                        total += weight * self.count_until(keys, halted)?;
+                    }
+                }
+            }
         }
-        Some(pairs)
+        Some(total)
+    }
+
+    /// Which side of [`PairCounter::count_weighted_disjoint`] to load: the keys, counted
+    /// against all lists at once, or each list in turn, counted against the keys.
+    fn side_to_load(&self, keys: &[u64], lists: &[(&[u64], u64)], per_load: usize) -> Side {
+        let lens: [usize; LISTS] = std::array::from_fn(|i| lists.get(i).map_or(0, |l| l.0.len()));
+        let cuts_for = |patterns, items| self.cuts_for(patterns, items, self.key_bits);
+        load_side::side_to_load(keys.len(), &lens[..lists.len()], per_load, cuts_for)
     }
 
     /// The sum over `lists` of its weight times the pairs of its items and the patterns
@@ -548,6 +604,11 @@ mod tests {
             .collect()
     }
 
+    /// `lists` weighted 1, 2 and 4.
+    fn weighted(lists: &[Vec<u64>; 3]) -> [(&[u64], u64); 3] {
+        [0, 1, 2].map(|i| (lists[i].as_slice(), 1 << i))
+    }
+
     fn naive(patterns: &[u64], items: &[u64]) -> u64 {
         items
             .iter()
@@ -629,9 +690,7 @@ mod tests {
         let mut rng = fastrand::Rng::with_seed(23);
         let key_bits = 38;
         let patterns = random_keys(&mut rng, 20_000, key_bits, 3);
-        let lists: Vec<Vec<u64>> = [700, 0, 1300]
-            .map(|len| random_keys(&mut rng, len, key_bits, 3))
-            .into();
+        let lists = [700, 0, 1300].map(|len| random_keys(&mut rng, len, key_bits, 3));
         for kernel in Kernel::available() {
             let mut counter = PairCounter::new(key_bits, kernel);
             // No cut; a few; many (small buckets).
@@ -640,11 +699,7 @@ mod tests {
                 let patterns = &patterns[..len];
                 let hint: Vec<&[u64]> = lists.iter().map(Vec::as_slice).collect();
                 counter.load(patterns, &hint);
-                let weighted: Vec<(&[u64], u64)> = lists
-                    .iter()
-                    .zip([1, 2, 4])
-                    .map(|(l, w)| (l.as_slice(), w))
-                    .collect();
+                let weighted = weighted(&lists);
                 let want: u64 = weighted.iter().map(|&(l, w)| w * naive(patterns, l)).sum();
                 let got = counter.count_weighted_until(&weighted, &|| false);
                 assert_eq!(
@@ -660,6 +715,71 @@ mod tests {
                 assert_eq!(counter.count_weighted_until(&weighted, &|| true), None);
             }
         }
+    }
+
+    #[test]
+    fn either_side_loaded_counts_what_a_double_loop_counts() {
+        let mut rng = fastrand::Rng::with_seed(29);
+        let key_bits = 36;
+        let many = random_keys(&mut rng, 30_000, key_bits, 3);
+        let few = random_keys(&mut rng, 900, key_bits, 3);
+        let lists = [400, 0, 1100].map(|len| random_keys(&mut rng, len, key_bits, 3));
+        for kernel in Kernel::available() {
+            let mut counter = PairCounter::new(key_bits, kernel);
+            counter.bucket_min = 64;
+            for keys in [&many[..], &few[..], &[]] {
+                let weighted = weighted(&lists);
+                let want: u64 = weighted.iter().map(|&(l, w)| w * naive(keys, l)).sum();
+                // Whole loads, and loads of a few hundred patterns (several each side).
+                for per_load in [1 << 22, 300] {
+                    for side in [Side::Keys, Side::Lists] {
+                        let got = counter.count_weighted_disjoint_loading(
+                            side,
+                            keys,
+                            &weighted,
+                            per_load,
+                            &|| false,
+                        );
+                        assert_eq!(
+                            got,
+                            Some(want),
+                            "{kernel:?}, {} keys, {side:?} loaded, {per_load} a load",
+                            keys.len()
+                        );
+                    }
+                    let got = counter.count_weighted_disjoint(keys, &weighted, per_load, &|| false);
+                    assert_eq!(got, Some(want), "{kernel:?}, {} keys", keys.len());
+                }
+                if !keys.is_empty() {
+                    assert_eq!(
+                        counter.count_weighted_disjoint(keys, &weighted, 300, &|| true),
+                        None
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_model_loads_the_side_that_is_cut_finer() {
+        let counter = PairCounter::new(40, Kernel::available()[0]);
+        let (large, small) = (vec![0u64; 3_000_000], vec![0u64; 500_000]);
+        // Millions of patterns take every cut: loading them is cheaper than visiting
+        // the small side's few buckets with millions of items.
+        let side = counter.side_to_load(&large, &[(&small, 1)], 1 << 22);
+        assert_eq!(side, Side::Keys);
+        let side = counter.side_to_load(&small, &[(&large, 1)], 1 << 22);
+        assert_eq!(side, Side::Lists);
+        // A handful on either side: the smaller is loaded (loading costs by the pattern).
+        let (ten, thousand) = (vec![0u64; 10], vec![0u64; 1000]);
+        assert_eq!(
+            counter.side_to_load(&ten, &[(&thousand, 1)], 1 << 22),
+            Side::Keys
+        );
+        assert_eq!(
+            counter.side_to_load(&thousand, &[(&ten, 1)], 1 << 22),
+            Side::Lists
+        );
     }
 
     #[test]

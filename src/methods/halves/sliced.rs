@@ -6,6 +6,9 @@
 
 use crate::cpu::{Kernel, KernelLevel};
 
+/// Patterns per block: one bit of a [`Bits512`] each.
+pub const BLOCK: usize = 512;
+
 /// How a load's keys are cut into chunks: each chunk of `width` neighbouring key bits
 /// selects one of `2^width` precomputed masks of a block.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
