@@ -19,10 +19,15 @@ pub const SMALLEST_N: usize = 4;
 /// holds.
 pub const LARGEST_N: usize = 2 * QuadrantTable::MAX_SIDE as usize;
 
-/// Patterns the pair counter holds at once: its bit-sliced blocks take about 64 bytes a
-/// pattern, so a row set whose East has tens of millions of half-boards (N = 28) is
-/// counted a piece of this many at a time, each against every item (the pairs add up).
-const PATTERNS_PER_LOAD: usize = 1 << 22;
+/// Patterns the pair counter loads at once: a larger East is counted a piece of this
+/// many at a time, each against every item (the pairs add up). A load holds its patterns
+/// sorted (8 bytes each) and one bucket's blocks at a time, so the bound is on those.
+/// A larger load takes more cut bits, and each item visits a smaller share of it: pins
+/// of N = 28 took 18 to 34% less time with loads of 2^24 than of 2^22 (`count 28
+/// --shard k/280840224 --threads 1`, k = 20000003: 15.0 -> 9.9 s; 100000007: 12.3 ->
+/// 9.0 s; 140000001: 11.9 -> 9.6 s; 200000011: 24.6 -> 20.1 s; peak 0.72 to 1.04 GB ->
+/// 0.78 to 1.14 GB), a pin of N = 27 7% less.
+const PATTERNS_PER_LOAD: usize = 1 << 24;
 
 /// From this board up, each pin of an even board's row set (West's inner-column queen on
 /// one of West's rows, see `inner`) is a sub-problem of its own: one row set of N = 28
