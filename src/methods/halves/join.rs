@@ -49,7 +49,7 @@ pub struct Join {
     pieces: Pieces,
     /// East's half-boards from which an even row set is counted pin by pin (`inner`).
     pin_from: usize,
-    /// Patterns the pair counter holds at once ([`PATTERNS_PER_LOAD`]).
+    /// Patterns the pair counter loads at once ([`PATTERNS_PER_LOAD`]).
     patterns_per_load: usize,
     /// Count each even row set the other way: pin by pin where it would be counted
     /// whole, and whole where pin by pin (a second decomposition, to check a count by).
@@ -330,7 +330,8 @@ impl Join {
     }
 
     /// Counts the solutions on one row set of an even board, `None` if halted: East's
-    /// half-boards are the patterns, West's the items, by class. With a `slot`, only
+    /// half-boards against West's, by class (the pair counter loads whichever side is
+    /// faster, see `pairs`). With a `slot`, only
     /// those with West's inner-column queen on the `slot`-th of West's rows (`inner`);
     /// without, all, pin by pin where East is large.
     ///
