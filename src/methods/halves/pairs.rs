@@ -311,8 +311,8 @@ impl PairCounter {
 
     /// The sum over `lists` of its weight times the pairs of its keys and `keys` that
     /// share no bit, `None` if halted. One side is loaded, `per_load` patterns at a
-    /// time, and the other counted against each load, whichever side the model says is
-    /// faster (the model of `load_side`). The smaller side is not always it: a
+    /// time, and the other counted against each load, whichever side `load_side`'s
+    /// model says is faster. The smaller side is not always it: a
     /// larger load takes more cut bits, so each item visits a smaller share of it. A pin
     /// of N = 27 (`--shard 3000017/135207800`: East 3 to 6 million half-boards, West half
     /// a million) took 4.0 s with West loaded, 2.1 s with East.
