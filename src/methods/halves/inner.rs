@@ -18,14 +18,37 @@
 //! Each pin loads East's keys anew (`w` loads of about half of them, instead of one of
 //! all), and West is built pin by pin: worth it only where the halves are large. Row sets
 //! whose East has fewer than [`PIN_FROM`] half-boards are counted whole.
+//!
+//! # East's inner column too
+//! East's inner column (`w`) likewise holds one queen, on one of East's rows `b`. From
+//! [`EAST_QUEENS_FROM`] a row set's East is built queen by queen of that column (each
+//! part's keys hold their queen's diagonals, so together they are East as built whole),
+//! and each pin of West is counted against each part apart: West's half-boards of the pin
+//! clear of the part's queen against the part's half-boards clear of the pin's queen
+//! (two queens that attack each other meet nothing). Every pair is still met once, under
+//! its `(a, b)`; about half of the pairs a pin would meet are never compared. A split
+//! side is smaller, and a smaller load takes fewer cut bits, so this pays only where even
+//! the split side reaches the pair counter's most cut bits: a pin of N = 28 has millions
+//! of half-boards a side, one of N = 26 hundreds of thousands (`count 28 --shard
+//! 100000007/280840224 --threads 1`: 9.9 -> 8.0 s; `count 26 --shard 7/200000`:
+//! 40.1 s -> 40.5 to 41.8 s, East's parts also cost more to build than East whole).
 
+use super::cuts;
 use super::geometry::{Bars, Geometry, Half};
+use super::pairs::{LISTS, PairCounter};
+use super::quadrants::QuadrantTable;
+use super::scratch::Scratch;
+use crate::cpu::Kernel;
 
 /// East's half-boards from which a row set is counted pin by pin. Instructions counted
 /// (callgrind, slab building left out) on `count 22 --shard 3/8000`: 12.6 G whole, 10.1 G
 /// pinned from 10,000 half-boards, 10.6 G from 30,000; on `count 20 --shard 3/400`
 /// (East's largest: 27,311): 3.8 G whole, 4.5 G pinned from 10,000.
 pub(super) const PIN_FROM: usize = 30_000;
+
+/// From this board up, East is built and counted queen by queen of its inner column
+/// (see the module docs).
+pub(super) const EAST_QUEENS_FROM: usize = 28;
 
 /// West's inner-column queen on one row: West's half and rows without it, the key bits
 /// East's half-boards must lack (its diagonals), and the classes it adds (0 or 1).
@@ -62,6 +85,114 @@ pub(super) fn inner_pins(g: &Geometry, rows: u32) -> impl Iterator<Item = InnerP
     })
 }
 
+/// East's inner-column queen on one row: East's half and rows without it, and the key
+/// bits of its diagonals.
+pub(super) struct EastQueen {
+    pub(super) east: Half,
+    pub(super) east_rows: u32,
+    pub(super) bars: u64,
+}
+
+/// The queens of East's inner column on East's `rows` that East keeps (none on a long
+/// diagonal: on row `w` the queen would stand on the main one, on row `w - 1` on the
+/// anti-diagonal), by row.
+pub(super) fn east_queens(g: &Geometry, rows: u32) -> impl Iterator<Item = EastQueen> + '_ {
+    let w = g.side;
+    let kept = move |b: &u32| rows >> b & 1 != 0 && *b != w && *b + 1 != w;
+    (0..g.n).filter(kept).map(move |b| {
+        let queen = Bars::of_queen(g, b, w);
+        EastQueen {
+            // East's inner column is its quadrants' column 0.
+            east: queen.half(g, true, Some(0)),
+            east_rows: rows ^ 1 << b,
+            bars: queen.key(g),
+        }
+    })
+}
+
+/// Sets the scratch's `patterns` to the keys of East's half-boards on `rows`: built
+/// whole, or `by_queen` of its inner column ([`east_queens`]: each part's keys with its
+/// queen's bars, where each starts in `east_parts`); `None` if halted.
+#[inline(always)]
+pub(super) fn collect_east(
+    g: &Geometry,
+    table: &QuadrantTable,
+    rows: u32,
+    by_queen: bool,
+    scratch: &mut Scratch,
+    halted: &dyn Fn() -> bool,
+) -> Option<()> {
+    let Scratch {
+        patterns: keys,
+        east_parts: parts,
+        half,
+        ..
+    } = scratch;
+    keys.clear();
+    parts.clear();
+    if !by_queen {
+        return half.collect(
+            g,
+            table,
+            g.half(true),
+            rows,
+            true,
+            std::slice::from_mut(keys),
+            halted,
+        );
+    }
+    for queen in east_queens(g, rows) {
+        let start = keys.len();
+        parts.push((start, queen.bars));
+        let out = std::slice::from_mut(keys);
+        half.collect(g, table, queen.east, queen.east_rows, true, out, halted)?;
+        keys[start..].iter_mut().for_each(|key| *key |= queen.bars);
+    }
+    Some(())
+}
+
+/// A row set's East built queen by queen ([`east_queens`]): where each queen's keys start
+/// in East's keys, and that queen's bars.
+pub(super) type EastParts = [(usize, u64)];
+
+/// Counts one pin's West (`lists` of keys with their weights) against East's keys
+/// `east`, part by part of `parts`, `None` if halted: each part's keys clear of the pin's
+/// `bars` against West's clear of the part's queen (in `cleared` and `west`, buffers).
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(super) fn count_by_east_queen(
+    kernel: Kernel,
+    counter: &mut PairCounter,
+    east: &[u64],
+    parts: &EastParts,
+    bars: u64,
+    lists: &[(&[u64], u64)],
+    (cleared, west): (&mut Vec<u64>, &mut [Vec<u64>; LISTS]),
+    per_load: usize,
+    halted: &dyn Fn() -> bool,
+) -> Option<u64> {
+    let ends = parts.iter().skip(1).map(|&(start, _)| start);
+    let mut total = 0;
+    for (&(start, queen), end) in parts.iter().zip(ends.chain([east.len()])) {
+        // The two queens attack each other.
+        if queen & bars != 0 {
+            continue;
+        }
+        let part = cuts::clear_of(kernel, &east[start..end], bars, cleared);
+        if part.is_empty() {
+            continue;
+        }
+        for (&(list, _), clear) in lists.iter().zip(west.iter_mut()) {
+            cuts::keep_clear(kernel, list, queen, clear);
+        }
+        let cleared: [(&[u64], u64); LISTS] =
+            std::array::from_fn(|i| (west[i].as_slice(), lists.get(i).map_or(0, |l| l.1)));
+        total +=
+            counter.count_weighted_disjoint(part, &cleared[..lists.len()], per_load, halted)?;
+    }
+    Some(total)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -83,6 +214,32 @@ mod tests {
                 assert_eq!(pin.east_bars.count_ones(), bars, "n = {n}, a = {a}");
                 assert_eq!(pin.west_rows, all ^ 1 << a);
                 assert_eq!(pin.west.columns, (1 << (w - 1)) - 1);
+            }
+        }
+    }
+
+    /// East's inner-column queens skip the two rows whose square is on a long diagonal;
+    /// each one's bars are its two diagonals (one on the last row, whose d1 West cannot
+    /// reach, and on the first, likewise its d2), and it attacks West's inner-column
+    /// queen exactly on the rows beside its own, as their bars say.
+    #[test]
+    fn an_east_queen_knows_its_queen() {
+        for n in (4..=16).step_by(2) {
+            let g = Geometry::new(n);
+            let w = g.side;
+            let all = ((1u64 << n) - 1) as u32;
+            let rows: Vec<u32> = (0..n as u32).filter(|&b| b != w && b + 1 != w).collect();
+            let queens: Vec<EastQueen> = east_queens(&g, all).collect();
+            assert_eq!(queens.len(), rows.len(), "n = {n}");
+            for (&b, queen) in rows.iter().zip(&queens) {
+                let edge = b == 0 || b == n as u32 - 1;
+                assert_eq!(queen.bars.count_ones(), if edge { 1 } else { 2 });
+                assert_eq!(queen.east_rows, all ^ 1 << b);
+                assert_eq!(queen.east.columns, ((1 << w) - 1) ^ 1, "n = {n}, b = {b}");
+                for (a, pin) in (0..n as u32).zip(inner_pins(&g, all)) {
+                    let attacks = a + 1 == b || b + 1 == a;
+                    assert_eq!(pin.east_bars & queen.bars != 0, attacks, "{n} {a} {b}");
+                }
             }
         }
     }

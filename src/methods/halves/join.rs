@@ -4,7 +4,7 @@
 use super::cross::Cross;
 use super::cuts;
 use super::geometry::{Geometry, for_each_subset, reverse_rows};
-use super::inner::{InnerPin, PIN_FROM, inner_pins};
+use super::inner::{self, EAST_QUEENS_FROM, InnerPin, PIN_FROM, inner_pins};
 use super::memory;
 use super::quadrants::QuadrantTable;
 use super::scratch::Scratch;
@@ -54,6 +54,9 @@ pub struct Join {
     /// Count each even row set the other way: pin by pin where it would be counted
     /// whole, and whole where pin by pin (a second decomposition, to check a count by).
     other_way: bool,
+    /// Build East queen by queen of its inner column, and count each pin against each
+    /// ([`EAST_QUEENS_FROM`], see `inner`).
+    east_by_queen: bool,
 }
 
 /// The sub-problems, by the board's parity.
@@ -119,6 +122,7 @@ impl Join {
             pin_from: PIN_FROM,
             patterns_per_load: PATTERNS_PER_LOAD,
             other_way: false,
+            east_by_queen: n >= EAST_QUEENS_FROM,
         };
         let needed = memory::table_bytes_for(n, join.len(), parts, room);
         if budget.is_some_and(|budget| needed > budget) {
@@ -128,13 +132,15 @@ impl Join {
     }
 
     /// The same plan, each even row set counted the other way (pin by pin where it would
-    /// be counted whole, and whole where pin by pin); `None` for an odd board, which has
-    /// one way only, and where each pin is a sub-problem of its own.
+    /// be counted whole, and whole where pin by pin; where each pin is a sub-problem of
+    /// its own, with East whole where it is built queen by queen, and the reverse);
+    /// `None` for an odd board, which has one way only.
     pub fn the_other_way(mut self) -> Option<Join> {
-        if !matches!(self.pieces, Pieces::RowSets(_)) {
-            return None;
+        match self.pieces {
+            Pieces::RowSets(_) => self.other_way = true,
+            Pieces::Pins(_) => self.east_by_queen = !self.east_by_queen,
+            Pieces::Cross(_) => return None,
         }
-        self.other_way = true;
         Some(self)
     }
 
@@ -387,11 +393,8 @@ impl Join {
         }
         let g = &self.geometry;
         scratch.east_of = None;
-        scratch.patterns.clear();
-        let out = std::slice::from_mut(&mut scratch.patterns);
-        scratch
-            .half
-            .collect(g, &self.table, g.half(true), east_rows, true, out, halted)?;
+        let by_queen = self.east_by_queen;
+        inner::collect_east(g, &self.table, east_rows, by_queen, scratch, halted)?;
         scratch.east_of = Some(east_rows);
         Some(())
     }
@@ -417,6 +420,8 @@ impl Join {
             classes,
             half,
             cleared,
+            east_parts,
+            west_cleared,
             ..
         } = scratch;
         let mut solutions = 0;
@@ -438,6 +443,21 @@ impl Join {
             if built == 0 {
                 continue;
             }
+            // A West half-board holds no long diagonal its pin's queen holds.
+            let weighted: [(&[u64], u64); 3] = std::array::from_fn(|i| {
+                let weight = weights.get(part.class + i).copied().unwrap_or(0);
+                (classes[i].as_slice(), weight)
+            });
+            let lists = &weighted[..3 - part.class];
+            let per_load = self.patterns_per_load;
+            if meet == Meet::Count && part.east_bars != 0 && !east_parts.is_empty() {
+                let buffers = (&mut *cleared, &mut *west_cleared);
+                let bars = part.east_bars;
+                solutions += inner::count_by_east_queen(
+                    *kernel, counter, east, east_parts, bars, lists, buffers, per_load, halted,
+                )?;
+                continue;
+            }
             let east = cuts::clear_of(*kernel, east, part.east_bars, cleared);
             if east.is_empty() {
                 continue;
@@ -446,14 +466,7 @@ impl Join {
                 solutions += east.len() as u64 * built;
                 continue;
             }
-            // A West half-board holds no long diagonal its pin's queen holds.
-            let weighted: [(&[u64], u64); 3] = std::array::from_fn(|i| {
-                let weight = weights.get(part.class + i).copied().unwrap_or(0);
-                (classes[i].as_slice(), weight)
-            });
-            let lists = &weighted[..3 - part.class];
-            solutions +=
-                counter.count_weighted_disjoint(east, lists, self.patterns_per_load, halted)?;
+            solutions += counter.count_weighted_disjoint(east, lists, per_load, halted)?;
         }
         Some(solutions)
     }
@@ -641,7 +654,47 @@ pub(super) mod tests {
                     assert_eq!(by_pins, by_whole.solutions, "{name}");
                 }
                 assert_eq!(Some(total), known(n).map(|k| k.total), "n = {n}");
-                assert!(apart.the_other_way().is_none(), "a pin has one way");
+            }
+        }
+    }
+
+    /// Each pin apart counts and builds the same with East built and counted queen by
+    /// queen of its inner column (as from [`EAST_QUEENS_FROM`]) as with East whole,
+    /// with every kernel, in loads of a few patterns too; the other way of either is the
+    /// other; a pin's size builds what its count builds.
+    #[test]
+    fn a_pin_counts_the_same_against_east_queen_by_queen() {
+        for kernel in Kernel::available() {
+            for n in (SMALLEST_N..=16).step_by(2) {
+                let Pieces::RowSets(row_sets) = Join::new(n, None, 1).unwrap().pieces else {
+                    panic!("row sets whole below {PINS_APART_FROM}");
+                };
+                let plan = |per_load| {
+                    let mut plan = Join::new(n, None, 1).unwrap();
+                    plan.pieces = Pieces::Pins(row_sets.clone());
+                    plan.patterns_per_load = per_load;
+                    plan
+                };
+                let whole = plan(PATTERNS_PER_LOAD);
+                assert!(!whole.east_by_queen);
+                let by_queen = plan(PATTERNS_PER_LOAD).the_other_way().expect("two ways");
+                assert!(by_queen.east_by_queen);
+                let small_loads = plan(5).the_other_way().expect("two ways");
+                let [mut a, mut b, mut c, mut d] =
+                    [&whole, &by_queen, &small_loads, &by_queen].map(|plan| plan.scratch(kernel));
+                let mut total = 0u128;
+                for pin in 0..whole.len() {
+                    let name = format!("n = {n}, pin {pin}, {kernel:?}");
+                    let tally = whole.solve(pin, &mut a);
+                    assert_eq!(by_queen.solve(pin, &mut b), tally, "{name}");
+                    assert_eq!(small_loads.solve(pin, &mut c), tally, "{name}");
+                    let size = by_queen.size(pin, &mut d, &|| false).unwrap();
+                    assert_eq!(size.built, tally.nodes, "{name}");
+                    assert!(tally.solutions == 0 || size.pairs > 0, "{name}");
+                    total += u128::from(whole.weight(pin)) * u128::from(tally.solutions);
+                }
+                assert_eq!(Some(total), known(n).map(|k| k.total), "n = {n}");
+                assert!(!by_queen.the_other_way().unwrap().east_by_queen);
             }
         }
     }

@@ -52,7 +52,8 @@
 //!
 //! An odd board uses all eight symmetries on the queens of its centre row and column
 //! (see `cross`). An even board's large row sets are counted queen by queen of West's
-//! inner column (see `inner`), which changes no weight: each pair is met once.
+//! inner column (see `inner`), and from N = 28 each of those pins against East queen by
+//! queen of East's inner column, which changes no weight: each pair is met once.
 //!
 //! The unique count and the orbit split come, as for backtracking, from the
 //! rotation-fixed searches and Burnside: this method delivers the total.
@@ -73,7 +74,7 @@
 //! quadrant placements; [`half_boards`] builds a row set's half-boards from it (pairing pieces by
 //! `piece_pairs`' kernels); [`pairs`] counts the disjoint pairs, loading the side
 //! `load_side` chooses; `cross` splits an odd board around its centre; `inner` splits
-//! an even board's large row sets by West's inner-column queen; [`join`] is
+//! an even board's large row sets by West's inner-column queen (and East's); [`join`] is
 //! the method: its sub-problems, weights and worker loop, [`scratch`] each worker's
 //! buffers; `memory` what it needs; [`sample`] its projection.
 

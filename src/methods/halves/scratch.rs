@@ -18,6 +18,11 @@ pub struct Scratch {
     /// The west keys by class (0, 1 or 2 long diagonals held).
     pub(super) classes: [Vec<u64>; 3],
     pub(super) half: HalfScratch,
+    /// Where East's keys of each of its inner-column queens start in `patterns`, and
+    /// that queen's bars, where East is built queen by queen (`inner`); else empty.
+    pub(super) east_parts: Vec<(usize, u64)>,
+    /// West's keys by class clear of one of East's inner-column queens.
+    pub(super) west_cleared: [Vec<u64>; 3],
 }
 
 impl Scratch {
@@ -31,6 +36,8 @@ impl Scratch {
             cleared: Vec::new(),
             classes: Default::default(),
             half: HalfScratch::new(kernel),
+            east_parts: Vec::new(),
+            west_cleared: Default::default(),
         }
     }
 }
