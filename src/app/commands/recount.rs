@@ -3,8 +3,8 @@
 //! has one, by its other decomposition (the join's even boards: row sets pin by pin where
 //! they were counted whole, and whole where pin by pin; from N = 28, each pin against East
 //! whole where it was counted against East queen by queen, and the reverse), each count
-//! compared with the file's. Volunteer grids check their results by a quorum of two; this checks
-//! one at a chosen fraction of the cost.
+//! compared with the file's. Volunteer grids check their results by a quorum of two;
+//! this checks one at a chosen fraction of the cost.
 
 use crate::app::args::RecountArgs;
 use crate::app::args::choices::KernelArg;
