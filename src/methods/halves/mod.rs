@@ -73,11 +73,13 @@
 //! [`geometry`] says where halves, quadrants and keys lie; [`quadrants`] holds the table of
 //! quadrant placements; [`half_boards`] builds a row set's half-boards from it (pairing pieces by
 //! `piece_pairs`' kernels); [`pairs`] counts the disjoint pairs, loading the side
-//! `load_side` chooses; `cross` splits an odd board around its centre; `inner` splits
+//! `load_side` chooses (`cuts` sorts keys into buckets, `blocks` slices a bucket, `sliced`
+//! counts its blocks); `cross` splits an odd board around its centre; `inner` splits
 //! an even board's large row sets by West's inner-column queen (and East's); [`join`] is
 //! the method: its sub-problems, weights and worker loop, [`scratch`] each worker's
 //! buffers; `memory` what it needs; [`sample`] its projection.
 
+mod blocks;
 mod cross;
 mod cuts;
 pub mod geometry;

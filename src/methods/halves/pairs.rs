@@ -8,13 +8,19 @@
 //! chunk of its key, whatever its bits, plus one popcount, per 512 patterns. Few patterns
 //! are compared one by one instead.
 //!
-//! The blocks are counted by the kernels of `sliced` (portable, AVX2, AVX-512), chosen
-//! by the counter's kernel level.
+//! The blocks are built by `blocks` and counted by the kernels of `sliced` (portable,
+//! AVX2, AVX-512), chosen by the counter's kernel level.
+//!
+//! Counting costs less per pair the more patterns a load holds (a larger load takes more
+//! cut bits, and each item visits a smaller share of it), so several weighted lists of
+//! patterns (an even board's West by class) are loaded at once where the kernel can weigh
+//! its counts lane by lane, each list from a lane of its own.
 
+use super::blocks::{self, Lanes};
 use super::cuts;
 use super::load_side::{self, Side};
 use super::sliced::{self, BLOCK, Bits512, Layout};
-use crate::cpu::Kernel;
+use crate::cpu::{Kernel, KernelLevel};
 
 /// The widest key the counter takes (a join's keys have `2n - 2` bits: 50 at N = 26).
 pub const MAX_KEY_BITS: u32 = 58;
@@ -49,10 +55,18 @@ pub struct PairCounter {
     cuts: usize,
     /// Whether the cut bits are taken out by PEXT (BMI2, where it is fast).
     fast_extract: bool,
-    /// The loaded patterns as counted (squeezed, their cut bits out), sorted by the value
-    /// of their cut bits: value `v`'s are `patterns[starts[v]..starts[v + 1]]`, a bucket.
-    patterns: Vec<u64>,
-    starts: Vec<usize>,
+    /// The loaded patterns as counted (squeezed, their cut bits out), list by list, each
+    /// sorted by the value of its cut bits: value `v`'s of list `l` are
+    /// `patterns[l][starts[l][v]..starts[l][v + 1]]`; bucket `v` is those of every list.
+    patterns: [Vec<u64>; LISTS],
+    starts: [Vec<usize>; LISTS],
+    /// The loaded lists' weights; how many lists are loaded (one, of weight 1, but where
+    /// [`PairCounter::load_lists`] loads several).
+    weights: [u64; LISTS],
+    lists: usize,
+    /// The weight of each lane of the built bucket's blocks, where several lists are
+    /// loaded.
+    lanes: Lanes,
     /// The bit-sliced blocks of one bucket (`layout.block()` masks each), built when the
     /// bucket is first counted and replaced by the next one's: built for all buckets at
     /// once, they were written out to memory and read back (56 bytes a pattern, a
@@ -108,8 +122,11 @@ impl PairCounter {
             cut_bits: Vec::new(),
             cuts: 0,
             fast_extract: kernel.has_avx2() && crate::cpu::fast_pext(),
-            patterns: Vec::new(),
-            starts: Vec::new(),
+            patterns: Default::default(),
+            starts: Default::default(),
+            weights: [1; LISTS],
+            lists: 1,
+            lanes: Lanes::default(),
             sliced: Vec::new(),
             built: None,
             items: Default::default(),
@@ -154,7 +171,7 @@ impl PairCounter {
     /// Chooses the cut bits for counting `items` against `patterns`: the bits held by
     /// the most pairs (estimated on a sample of each side), so that the buckets skip the
     /// most pairs.
-    fn choose_cuts(&mut self, patterns: &[u64], items: &[&[u64]]) {
+    fn choose_cuts(&mut self, patterns: &[&[u64]], items: &[&[u64]]) {
         const SAMPLE: usize = 512;
         let held = |sets: &[&[u64]]| {
             let mut counts = [0u64; 64];
@@ -168,7 +185,7 @@ impl PairCounter {
             }
             counts
         };
-        let (mut by_patterns, mut by_items) = (held(&[patterns]), held(items));
+        let (mut by_patterns, mut by_items) = (held(patterns), held(items));
         if self.squeeze != 0 {
             // Neither side is squeezed yet: bit `at` of a squeezed key is the `at`-th
             // bit the patterns use.
@@ -195,23 +212,46 @@ impl PairCounter {
     /// never clash): an odd board's West never holds its pin's four barred diagonals, and
     /// 34 bits are 5 chunks where N = 21's 38 are 7.
     pub fn load(&mut self, patterns: &[u64], items: &[&[u64]]) {
+        self.load_lists(&[(patterns, 1)], items);
+    }
+
+    /// [`PairCounter::load`] of several lists of patterns, each pair a pattern of a list
+    /// makes counted by the list's weight: one load, its cut bits chosen and its items
+    /// sorted once for all of them, and a larger load takes more cut bits (see
+    /// `merges_lists`). Each bucket lays each list's patterns out from a
+    /// lane of its own (`blocks`), and the kernel weighs its counts lane by lane.
+    pub fn load_lists(&mut self, lists: &[(&[u64], u64)], items: &[&[u64]]) {
+        assert!((1..=LISTS).contains(&lists.len()), "1 to {LISTS} lists");
+        self.lists = lists.len();
+        self.weights = std::array::from_fn(|i| lists.get(i).map_or(1, |&(_, w)| w));
         self.squeeze = 0;
         self.bits = self.key_bits;
         if self.fast_extract {
-            let used = patterns.iter().fold(0, |used, &key| used | key);
+            let all = lists.iter().flat_map(|&(list, _)| list);
+            let used = all.fold(0, |used, &key| used | key);
             let bits = used.count_ones().max(1);
             if Layout::for_bits(bits).chunks < Layout::for_bits(self.key_bits).chunks {
                 (self.squeeze, self.bits) = (used, bits);
             }
         }
-        self.load_keys(patterns, items);
+        self.load_keys(lists, items);
     }
 
-    /// [`PairCounter::load`] once the squeeze is chosen: the keys are squeezed as they
-    /// are sorted by their cut bits, or apart where there is no cut.
-    fn load_keys(&mut self, patterns: &[u64], items: &[&[u64]]) {
+    /// Whether the loaded patterns are weighed lane by lane (several lists, or one of a
+    /// weight other than 1).
+    fn weighted(&self) -> bool {
+        self.lists > 1 || self.weights[0] != 1
+    }
+
+    /// [`PairCounter::load_lists`] once the squeeze is chosen: the keys are squeezed as
+    /// they are sorted by their cut bits, or apart where there is no cut.
+    fn load_keys(&mut self, lists: &[(&[u64], u64)], items: &[&[u64]]) {
         let items_len = items.iter().map(|s| s.len()).sum();
-        self.cuts = self.cuts_for(patterns.len(), items_len, self.bits);
+        let patterns: [&[u64]; LISTS] =
+            std::array::from_fn(|i| lists.get(i).map_or(&[][..], |&(list, _)| list));
+        let patterns = &patterns[..lists.len()];
+        let len = patterns.iter().map(|list| list.len()).sum();
+        self.cuts = self.cuts_for(len, items_len, self.bits);
         if self.cuts > 0 {
             self.choose_cuts(patterns, items);
             // The bits in use, lowest first (value bit `i` is the `i`-th).
@@ -219,19 +259,20 @@ impl PairCounter {
         }
         self.layout = Layout::for_bits(self.bits - self.cuts as u32);
         self.built = None;
-        if self.cuts == 0 && self.squeeze == 0 && patterns.len() >= MIN_SLICED {
+        if self.cuts == 0 && self.squeeze == 0 && !self.weighted() && len >= MIN_SLICED {
             // One bucket, whose patterns are counted as they are: its blocks built now,
             // from them, without a copy (most loads of N <= 18).
-            self.starts.clear();
-            self.starts.extend([0, patterns.len()]);
-            self.patterns.clear();
+            self.starts[0].clear();
+            self.starts[0].extend([0, len]);
+            self.patterns[0].clear();
             self.sliced.clear();
-            self.reserve_blocks(patterns.len().div_ceil(BLOCK));
-            build_blocks(
+            self.reserve_blocks(len.div_ceil(BLOCK));
+            let lacking = &mut self.lacking[..self.bits as usize];
+            blocks::build(
                 self.kernel,
-                patterns,
+                patterns[0],
                 self.layout,
-                &mut self.lacking[..self.bits as usize],
+                lacking,
                 &mut self.sliced,
             );
             self.built = Some(0);
@@ -241,15 +282,19 @@ impl PairCounter {
             std::mem::take(&mut self.patterns),
             std::mem::take(&mut self.starts),
         );
-        self.arrange(patterns, &mut sorted, &mut starts);
+        for (list, (sorted, starts)) in patterns.iter().zip(sorted.iter_mut().zip(&mut starts)) {
+            self.arrange(list, sorted, starts);
+        }
         (self.patterns, self.starts) = (sorted, starts);
-        // Room for the largest bucket's blocks.
-        let blocks = self
-            .starts
-            .windows(2)
-            .map(|w| w[1] - w[0])
-            .filter(|&len| len >= MIN_SLICED)
-            .map(|len| len.div_ceil(BLOCK))
+        // Room for the largest bucket's blocks (each list from a lane of its own).
+        let blocks = (0..1usize << self.cuts)
+            .map(|cut| {
+                let lens = (0..self.lists).map(|l| self.starts[l][cut + 1] - self.starts[l][cut]);
+                let lanes: usize = lens.clone().map(|len| len.div_ceil(BLOCK / 8)).sum();
+                (lens.sum::<usize>(), lanes)
+            })
+            .filter(|&(len, _)| len >= MIN_SLICED)
+            .map(|(_, lanes)| lanes.div_ceil(8))
             .max()
             .unwrap_or(0);
         self.reserve_blocks(blocks);
@@ -353,6 +398,18 @@ impl PairCounter {
                     total += self.count_weighted_until(lists, halted)?;
                 }
             }
+            Side::Lists if self.merges_lists(lists, per_load) => {
+                let mut kept = [(&[][..], 0); LISTS];
+                let counted = lists
+                    .iter()
+                    .filter(|(list, weight)| *weight > 0 && !list.is_empty());
+                let mut len = 0;
+                for (kept, &list) in kept.iter_mut().zip(counted) {
+                    (*kept, len) = (list, len + 1);
+                }
+                self.load_lists(&kept[..len], &[keys]);
+                total += self.count_until(keys, halted)?;
+            }
             Side::Lists => {
                 for &(list, weight) in lists {
                     for patterns in list.chunks(per_load) {
@@ -366,11 +423,30 @@ impl PairCounter {
     }
 
     /// Which side of [`PairCounter::count_weighted_disjoint`] to load: the keys, counted
-    /// against all lists at once, or each list in turn, counted against the keys.
+    /// against all lists at once, or the lists, all in one load where they merge, else
+    /// each in turn, counted against the keys.
     fn side_to_load(&self, keys: &[u64], lists: &[(&[u64], u64)], per_load: usize) -> Side {
         let lens: [usize; LISTS] = std::array::from_fn(|i| lists.get(i).map_or(0, |l| l.0.len()));
+        let mut lens = &lens[..lists.len()];
+        let merged = [lens.iter().sum()];
+        if self.merges_lists(lists, per_load) {
+            lens = &merged;
+        }
         let cuts_for = |patterns, items| self.cuts_for(patterns, items, self.key_bits);
-        load_side::side_to_load(keys.len(), &lens[..lists.len()], per_load, cuts_for)
+        load_side::side_to_load(keys.len(), lens, per_load, cuts_for)
+    }
+
+    /// Whether `lists` loaded as patterns are loaded at once ([`PairCounter::load_lists`])
+    /// rather than in turn: where more than one counts, they fit in a load, and the
+    /// kernel weighs its counts by lane (AVX2's does not, see `sliced`). West's three
+    /// classes against a part of East at N = 28 (`count 28 --shard 100000007/280840224
+    /// --threads 1`): 7.7 s in turn, 5.8 to 6.0 s at once with weights of 1.
+    fn merges_lists(&self, lists: &[(&[u64], u64)], per_load: usize) -> bool {
+        let counted = lists
+            .iter()
+            .filter(|(list, weight)| *weight > 0 && !list.is_empty());
+        let len: usize = lists.iter().map(|(list, _)| list.len()).sum();
+        counted.count() > 1 && len <= per_load && self.kernel.level() != KernelLevel::Avx2
     }
 
     /// The sum over `lists` of its weight times the pairs of its items and the patterns
@@ -448,153 +524,48 @@ impl PairCounter {
         Some(total)
     }
 
-    /// How many pairs of bucket `cut`'s patterns and `items` share no bit.
+    /// How many pairs of bucket `cut`'s patterns and `items` share no bit (each counted
+    /// by its pattern's list's weight).
     fn count_bucket(&mut self, cut: usize, items: &[u64]) -> u64 {
         // (A bucket built at the load, from the patterns as given, is not in `patterns`.)
-        let range = self.starts[cut]..self.starts[cut + 1];
-        if range.len() < MIN_SLICED {
-            return sliced::count_plain(self.kernel, &self.patterns[range], items);
+        let range = |starts: &[usize]| starts[cut]..starts[cut + 1];
+        let starts = &self.starts[..self.lists];
+        if starts.iter().map(|s| range(s).len()).sum::<usize>() < MIN_SLICED {
+            let lists = self.patterns.iter().zip(starts).zip(self.weights);
+            return lists
+                .map(|((list, starts), weight)| {
+                    weight * sliced::count_plain(self.kernel, &list[range(starts)], items)
+                })
+                .sum();
         }
+        let weighted = self.weighted();
         if self.built != Some(cut) {
             self.sliced.clear();
             let lacking = &mut self.lacking[..self.bits as usize];
-            let bucket = &self.patterns[range];
-            build_blocks(self.kernel, bucket, self.layout, lacking, &mut self.sliced);
+            if weighted {
+                let lists: [(&[u64], u64); LISTS] = std::array::from_fn(|l| {
+                    let loaded = l < self.lists;
+                    let list = if loaded {
+                        &self.patterns[l][range(&self.starts[l])]
+                    } else {
+                        &[]
+                    };
+                    (list, self.weights[l])
+                });
+                let (sliced, lanes) = (&mut self.sliced, &mut self.lanes);
+                let lists = &lists[..self.lists];
+                blocks::build_weighted(self.kernel, lists, self.layout, lacking, sliced, lanes);
+            } else {
+                let bucket = &self.patterns[0][range(&self.starts[0])];
+                blocks::build(self.kernel, bucket, self.layout, lacking, &mut self.sliced);
+            }
             self.built = Some(cut);
         }
-        sliced::count(self.kernel, &self.sliced, self.layout, items)
-    }
-}
-
-/// Appends the blocks of `patterns` (in blocks of [`BLOCK`]) to `sliced`.
-fn build_blocks(
-    kernel: Kernel,
-    patterns: &[u64],
-    layout: Layout,
-    lacking: &mut [Bits512],
-    sliced: &mut Vec<Bits512>,
-) {
-    for block in patterns.chunks(BLOCK) {
-        push_block(kernel, block, layout, lacking, sliced);
-    }
-}
-
-/// Appends the masks of one block of patterns (at most [`BLOCK`]) to `sliced`, compiled
-/// for the kernel's level (AVX2 moves a mask in two instructions, SSE2 in four: the loads
-/// of an odd board's pins and an even board's spend a tenth of their time here).
-fn push_block(
-    kernel: Kernel,
-    block: &[u64],
-    layout: Layout,
-    lacking: &mut [Bits512],
-    sliced: &mut Vec<Bits512>,
-) {
-    #[cfg(target_arch = "x86_64")]
-    if kernel.has_avx2() {
-        // SAFETY: the kernel token proves the CPU has the AVX2 level's features.
-        unsafe { push_block_avx2(block, layout, lacking, sliced) };
-        return;
-    }
-    let _ = kernel;
-    push_block_body(block, layout, lacking, sliced);
-}
-
-/// [`push_block_body`] compiled with AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn push_block_avx2(
-    block: &[u64],
-    layout: Layout,
-    lacking: &mut [Bits512],
-    sliced: &mut Vec<Bits512>,
-) {
-    push_block_body(block, layout, lacking, sliced);
-}
-
-/// See [`push_block`].
-#[inline(always)]
-fn push_block_body(
-    block: &[u64],
-    layout: Layout,
-    lacking: &mut [Bits512],
-    sliced: &mut Vec<Bits512>,
-) {
-    let key_bits = lacking.len();
-    // Sixty-four patterns at a time: transposed, row `b` holds their bit `b`.
-    for (word, group) in block.chunks(64).enumerate() {
-        // A whole group is copied as a fixed-size array (a slice of any length went
-        // through `memmove`, called for each of them).
-        let mut rows = [0u64; 64];
-        match <&[u64; 64]>::try_from(group) {
-            Ok(whole) => rows = *whole,
-            Err(_) => rows[..group.len()].copy_from_slice(group),
-        }
-        transpose(&mut rows);
-        for (lanes, row) in lacking.iter_mut().zip(rows) {
-            lanes.0[word] = !row;
-        }
-    }
-    for lanes in lacking.iter_mut() {
-        for word in &mut lanes.0[block.len().div_ceil(64)..] {
-            *word = !0;
-        }
-    }
-    // Bits512 past the block's end hold no pattern: chunk 0 (which every item reads)
-    // leaves them out.
-    let mut present = Bits512([0; 8]);
-    for (i, word) in present.0.iter_mut().enumerate() {
-        let filled = block.len().saturating_sub(i * 64).min(64);
-        *word = if filled == 64 {
-            !0
+        if weighted {
+            let weights = &self.lanes.weights;
+            sliced::count_weighted(self.kernel, &self.sliced, self.layout, items, weights)
         } else {
-            (1u64 << filled) - 1
-        };
-    }
-    for chunk in 0..layout.chunks {
-        let base = sliced.len();
-        let first = if chunk == 0 {
-            present
-        } else {
-            Bits512([!0; 8])
-        };
-        sliced.push(first);
-        for value in 1..layout.masks() {
-            let low = value.trailing_zeros() as usize;
-            let bit = chunk * layout.width as usize + low;
-            let mut lanes = sliced[base + (value & (value - 1))];
-            if bit < key_bits {
-                for (w, l) in lanes.0.iter_mut().zip(lacking[bit].0) {
-                    *w &= l;
-                }
-            }
-            sliced.push(lanes);
-        }
-    }
-}
-
-/// Transposes a 64 x 64 bit matrix: bit `j` of row `i` becomes bit `i` of row `j`. In six
-/// rounds, each swapping the off-diagonal quarters of every square of twice `WIDTH`
-/// rows: rows `k` and `k + WIDTH` run side by side, so each round's loop vectorizes.
-#[inline(always)]
-fn transpose(rows: &mut [u64; 64]) {
-    swap_quarters::<32>(rows, 0x0000_0000_ffff_ffff);
-    swap_quarters::<16>(rows, 0x0000_ffff_0000_ffff);
-    swap_quarters::<8>(rows, 0x00ff_00ff_00ff_00ff);
-    swap_quarters::<4>(rows, 0x0f0f_0f0f_0f0f_0f0f);
-    swap_quarters::<2>(rows, 0x3333_3333_3333_3333);
-    swap_quarters::<1>(rows, 0x5555_5555_5555_5555);
-}
-
-/// One round of [`transpose`]: in each square of `2 WIDTH` rows, the high `WIDTH` bits
-/// (under `!low`) of its first half change places with the low ones of its second.
-#[inline(always)]
-fn swap_quarters<const WIDTH: usize>(rows: &mut [u64; 64], low: u64) {
-    for square in rows.chunks_exact_mut(2 * WIDTH) {
-        let (first, second) = square.split_at_mut(WIDTH);
-        for (a, b) in first.iter_mut().zip(second) {
-            let swap = ((*a >> WIDTH) ^ *b) & low;
-            *a ^= swap << WIDTH;
-            *b ^= swap;
+            sliced::count(self.kernel, &self.sliced, self.layout, items)
         }
     }
 }
@@ -680,19 +651,6 @@ mod tests {
     }
 
     #[test]
-    fn transpose_moves_every_bit() {
-        let mut rng = fastrand::Rng::with_seed(3);
-        let original: [u64; 64] = std::array::from_fn(|_| rng.u64(..));
-        let mut rows = original;
-        transpose(&mut rows);
-        for (i, row) in original.iter().enumerate() {
-            for (j, column) in rows.iter().enumerate() {
-                assert_eq!(row >> j & 1, column >> i & 1, "({i}, {j})");
-            }
-        }
-    }
-
-    #[test]
     fn lists_of_items_count_weighted_as_each_alone() {
         let mut rng = fastrand::Rng::with_seed(23);
         let key_bits = 38;
@@ -720,6 +678,37 @@ mod tests {
                     assert_eq!(counter.count(list), naive(patterns, list), "{kernel:?}");
                 }
                 assert_eq!(counter.count_weighted_until(&weighted, &|| true), None);
+            }
+        }
+    }
+
+    #[test]
+    fn lists_loaded_at_once_count_each_pair_by_its_list() {
+        let mut rng = fastrand::Rng::with_seed(31);
+        let key_bits = 44;
+        let items = random_keys(&mut rng, 900, key_bits, 3);
+        // Lists that fill no lane, one, several; one empty; weights not powers of two.
+        let lists = [70, 0, 20_000, 1_300].map(|len| random_keys(&mut rng, len, key_bits, 3));
+        let weights = [3, 2, 5, 1];
+        for kernel in Kernel::available() {
+            let mut counter = PairCounter::new(key_bits, kernel);
+            // No cut; a few; many, most buckets too small to slice.
+            for bucket_min in [1 << 20, BUCKET_MIN, 16] {
+                counter.bucket_min = bucket_min;
+                for chosen in [&[0, 1, 2][..], &[2, 3], &[3, 0, 2], &[2]] {
+                    let lists: Vec<(&[u64], u64)> = chosen
+                        .iter()
+                        .map(|&i| (&lists[i][..], weights[i]))
+                        .collect();
+                    counter.load_lists(&lists, &[&items]);
+                    let want: u64 = lists.iter().map(|&(l, w)| w * naive(l, &items)).sum();
+                    assert_eq!(
+                        counter.count(&items),
+                        want,
+                        "{kernel:?}, lists {chosen:?}, {} cuts",
+                        counter.cuts
+                    );
+                }
             }
         }
     }

@@ -124,6 +124,35 @@ macro_rules! with_layout {
     };
 }
 
+/// [`count`] where each pattern counts by the weight of its lane: `weights` holds each
+/// block's, lane by lane (a load of several weighted lists, see `blocks`). The AVX2
+/// kernel adds lanes up together (its carry-save adders mix them), so on that level the
+/// portable kernel counts, and the pair counter loads lists one at a time instead.
+pub(super) fn count_weighted(
+    kernel: Kernel,
+    sliced: &[Bits512],
+    layout: Layout,
+    items: &[u64],
+    weights: &[[u64; 8]],
+) -> u64 {
+    match kernel.level() {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the kernel token proves the CPU has the AVX-512 level's features.
+        KernelLevel::Avx512 => unsafe { avx512::count_weighted(sliced, layout, items, weights) },
+        _ => with_layout!(layout, weighted_portable(sliced, items, weights)),
+    }
+}
+
+/// The sum over lanes of their weight times their count.
+#[inline(always)]
+fn weigh(lanes: [u64; 8], weights: &[u64; 8]) -> u64 {
+    lanes
+        .iter()
+        .zip(weights)
+        .map(|(count, weight)| count * weight)
+        .sum()
+}
+
 /// Blocks an item meets in a row ([`item_masks`] once for them all). The chunks'
 /// shifts and masks, done again for every block, were what bound the AVX-512 kernel;
 /// four blocks (80 to 160 KB of masks) still sit in L2. `count 26 --shard 29/1000000`,
@@ -182,22 +211,47 @@ fn sliced_portable<const CHUNKS: usize, const WIDTH: u32>(
     sliced: &[Bits512],
     items: &[u64],
 ) -> u64 {
-    let mut total = 0u64;
-    for block in sliced.chunks_exact(CHUNKS << WIDTH) {
-        for &item in items {
-            let mut acc = [!0u64; 8];
-            for chunk in 0..CHUNKS {
-                for (a, m) in acc
-                    .iter_mut()
-                    .zip(chunk_mask::<CHUNKS, WIDTH>(block, item, chunk).0)
-                {
-                    *a &= m;
-                }
-            }
-            total += acc.iter().map(|w| u64::from(w.count_ones())).sum::<u64>();
+    let blocks = sliced.chunks_exact(CHUNKS << WIDTH);
+    blocks
+        .map(|block| {
+            lane_counts::<CHUNKS, WIDTH>(block, items)
+                .iter()
+                .sum::<u64>()
+        })
+        .sum()
+}
+
+/// The portable kernel weighted by lane ([`count_weighted`]).
+#[inline(always)]
+fn weighted_portable<const CHUNKS: usize, const WIDTH: u32>(
+    sliced: &[Bits512],
+    items: &[u64],
+    weights: &[[u64; 8]],
+) -> u64 {
+    let blocks = sliced.chunks_exact(CHUNKS << WIDTH).zip(weights);
+    blocks
+        .map(|(block, weights)| weigh(lane_counts::<CHUNKS, WIDTH>(block, items), weights))
+        .sum()
+}
+
+/// Lane by lane of one block, how many of its pairs with `items` share no bit.
+#[inline(always)]
+fn lane_counts<const CHUNKS: usize, const WIDTH: u32>(
+    block: &[Bits512],
+    items: &[u64],
+) -> [u64; 8] {
+    let mut lanes = [0u64; 8];
+    for &item in items {
+        let mut acc = [!0u64; 8];
+        for chunk in 0..CHUNKS {
+            let mask = chunk_mask::<CHUNKS, WIDTH>(block, item, chunk);
+            acc.iter_mut().zip(mask.0).for_each(|(a, m)| *a &= m);
+        }
+        for (lane, a) in lanes.iter_mut().zip(acc) {
+            *lane += u64::from(a.count_ones());
         }
     }
-    total
+    lanes
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -400,7 +454,7 @@ mod avx2 {
 
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
-    use super::{Bits512, Layout, TILE_BLOCKS, item_masks};
+    use super::{Bits512, Layout, TILE_BLOCKS, item_masks, weigh};
     use std::arch::x86_64::{
         __m512i, _mm512_add_epi64, _mm512_and_si512, _mm512_load_si512, _mm512_popcnt_epi64,
         _mm512_reduce_add_epi64, _mm512_set1_epi64, _mm512_setzero_si512,
@@ -457,5 +511,74 @@ mod avx512 {
         }
         // SAFETY: compiled with AVX-512 F (this function's target features).
         unsafe { _mm512_reduce_add_epi64(sums) as u64 }
+    }
+
+    /// The AVX-512 kernel weighted by lane ([`super::count_weighted`]): the same loop,
+    /// each block of a tile with its own sums, weighed lane by lane once the tile's
+    /// items are done (nothing more per visit).
+    #[target_feature(enable = "avx512f,avx512bw,avx512vpopcntdq,popcnt,bmi1,bmi2,lzcnt")]
+    pub(super) fn count_weighted(
+        sliced: &[Bits512],
+        layout: Layout,
+        items: &[u64],
+        weights: &[[u64; 8]],
+    ) -> u64 {
+        with_layout!(layout, weighted_avx512(sliced, items, weights))
+    }
+
+    #[inline(always)]
+    fn weighted_avx512<const CHUNKS: usize, const WIDTH: u32>(
+        sliced: &[Bits512],
+        items: &[u64],
+        weights: &[[u64; 8]],
+    ) -> u64 {
+        let block = CHUNKS << WIDTH;
+        let tiles = sliced
+            .chunks(TILE_BLOCKS * block)
+            .zip(weights.chunks(TILE_BLOCKS));
+        tiles
+            .map(|(tile, weights)| match tile.len() / block {
+                4 => weighted_tile::<CHUNKS, WIDTH, 4>(tile, items, weights),
+                3 => weighted_tile::<CHUNKS, WIDTH, 3>(tile, items, weights),
+                2 => weighted_tile::<CHUNKS, WIDTH, 2>(tile, items, weights),
+                _ => weighted_tile::<CHUNKS, WIDTH, 1>(tile, items, weights),
+            })
+            .sum()
+    }
+
+    /// One tile of `BLOCKS` blocks (a constant, so that each block's sums stay in a
+    /// register).
+    #[inline(always)]
+    fn weighted_tile<const CHUNKS: usize, const WIDTH: u32, const BLOCKS: usize>(
+        tile: &[Bits512],
+        items: &[u64],
+        weights: &[[u64; 8]],
+    ) -> u64 {
+        let block = CHUNKS << WIDTH;
+        assert!(tile.len() == BLOCKS * block && weights.len() == BLOCKS);
+        // SAFETY (all blocks): only inlined into `count_weighted`, which has the features.
+        let mut sums: [__m512i; BLOCKS] = [unsafe { _mm512_setzero_si512() }; BLOCKS];
+        for &item in items {
+            let masks = item_masks::<CHUNKS, WIDTH>(item);
+            for (b, sum) in sums.iter_mut().enumerate() {
+                let mut acc = unsafe { _mm512_set1_epi64(-1) };
+                for at in masks {
+                    // SAFETY: `at` is below `block`, and block `b` lies in the tile
+                    // (asserted above); `Bits512` is 64 bytes, aligned to 64.
+                    acc = unsafe {
+                        let mask = tile.as_ptr().add(b * block + at);
+                        _mm512_and_si512(acc, _mm512_load_si512(mask.cast()))
+                    };
+                }
+                *sum = unsafe { _mm512_add_epi64(*sum, _mm512_popcnt_epi64(acc)) };
+            }
+        }
+        // SAFETY: a __m512i is eight u64 lanes.
+        let lanes = sums.map(|sum| unsafe { std::mem::transmute::<__m512i, [u64; 8]>(sum) });
+        lanes
+            .iter()
+            .zip(weights)
+            .map(|(&lanes, w)| weigh(lanes, w))
+            .sum()
     }
 }

@@ -1,0 +1,240 @@
+//! A bucket's bit-sliced blocks, as the pair counter's kernels read them (see
+//! [`super::pairs`]): for each chunk of the keys, each value of its bits, the 512-bit
+//! mask of a block's patterns that lack every bit of that value.
+//!
+//! A block's 512 patterns lie in eight lanes of 64 (one word of each mask). A load of
+//! several weighted lists lays each list's patterns of a bucket out from a lane of its
+//! own, so that a lane holds one list's patterns and the kernel can weigh its count by
+//! lane ([`Lanes::weights`]).
+
+use super::sliced::{BLOCK, Bits512, Layout};
+use crate::cpu::Kernel;
+
+/// Patterns per lane: one word of each mask.
+const LANE: usize = 64;
+/// Lanes per block.
+const LANES: usize = BLOCK / LANE;
+
+/// Where a weighted bucket's blocks come from: its lists' patterns, each list from a
+/// lane of its own, and each lane's weight, block by block.
+#[derive(Default)]
+pub(super) struct Lanes {
+    /// The weight of each lane of each block built (0 for a lane with no pattern).
+    pub(super) weights: Vec<[u64; LANES]>,
+}
+
+/// Appends the blocks of `patterns` (in blocks of [`BLOCK`]) to `sliced`.
+pub(super) fn build(
+    kernel: Kernel,
+    patterns: &[u64],
+    layout: Layout,
+    lacking: &mut [Bits512],
+    sliced: &mut Vec<Bits512>,
+) {
+    for block in patterns.chunks(BLOCK) {
+        let mut lanes = [&[][..]; LANES];
+        for (lane, keys) in lanes.iter_mut().zip(block.chunks(LANE)) {
+            *lane = keys;
+        }
+        push_block(kernel, &lanes, layout, lacking, sliced);
+    }
+}
+
+/// Appends the blocks of weighted `lists` to `sliced`, each list from a lane of its own
+/// (its last lane part filled), and the weight of every lane to `lanes`. A bucket of
+/// three lists takes at most three lanes more than their patterns fill.
+pub(super) fn build_weighted(
+    kernel: Kernel,
+    lists: &[(&[u64], u64)],
+    layout: Layout,
+    lacking: &mut [Bits512],
+    sliced: &mut Vec<Bits512>,
+    lanes: &mut Lanes,
+) {
+    lanes.weights.clear();
+    let all = lists
+        .iter()
+        .flat_map(|&(list, weight)| list.chunks(LANE).map(move |keys| (keys, weight)));
+    let mut block = [&[][..]; LANES];
+    let mut weights = [0; LANES];
+    let mut filled = 0;
+    for (keys, weight) in all {
+        (block[filled], weights[filled]) = (keys, weight);
+        filled += 1;
+        if filled == LANES {
+            push_block(kernel, &block, layout, lacking, sliced);
+            lanes.weights.push(weights);
+            (block, weights, filled) = ([&[][..]; LANES], [0; LANES], 0);
+        }
+    }
+    if filled > 0 {
+        push_block(kernel, &block, layout, lacking, sliced);
+        lanes.weights.push(weights);
+    }
+}
+
+/// Appends the masks of one block of patterns, lane by lane (at most 64 each, the others
+/// empty), to `sliced`, compiled for the kernel's level (AVX2 moves a mask in two
+/// instructions, SSE2 in four: the loads of an odd board's pins and an even board's spend
+/// a tenth of their time here).
+fn push_block(
+    kernel: Kernel,
+    lanes: &[&[u64]; LANES],
+    layout: Layout,
+    lacking: &mut [Bits512],
+    sliced: &mut Vec<Bits512>,
+) {
+    #[cfg(target_arch = "x86_64")]
+    if kernel.has_avx2() {
+        // SAFETY: the kernel token proves the CPU has the AVX2 level's features.
+        unsafe { push_block_avx2(lanes, layout, lacking, sliced) };
+        return;
+    }
+    let _ = kernel;
+    push_block_body(lanes, layout, lacking, sliced);
+}
+
+/// [`push_block_body`] compiled with AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn push_block_avx2(
+    lanes: &[&[u64]; LANES],
+    layout: Layout,
+    lacking: &mut [Bits512],
+    sliced: &mut Vec<Bits512>,
+) {
+    push_block_body(lanes, layout, lacking, sliced);
+}
+
+/// See [`push_block`].
+#[inline(always)]
+fn push_block_body(
+    lanes: &[&[u64]; LANES],
+    layout: Layout,
+    lacking: &mut [Bits512],
+    sliced: &mut Vec<Bits512>,
+) {
+    let key_bits = lacking.len();
+    // Bits512 where a lane holds no pattern: chunk 0 (which every item reads) leaves
+    // them out.
+    let mut present = Bits512([0; 8]);
+    for (word, keys) in lanes.iter().enumerate() {
+        present.0[word] = if keys.len() == LANE {
+            !0
+        } else {
+            (1u64 << keys.len()) - 1
+        };
+        if keys.is_empty() {
+            for bits in lacking.iter_mut() {
+                bits.0[word] = !0;
+            }
+            continue;
+        }
+        // Transposed, row `b` holds the lane's bit `b`. A whole lane is copied as a
+        // fixed-size array (a slice of any length went through `memmove`, called for
+        // each of them).
+        let mut rows = [0u64; 64];
+        match <&[u64; 64]>::try_from(*keys) {
+            Ok(whole) => rows = *whole,
+            Err(_) => rows[..keys.len()].copy_from_slice(keys),
+        }
+        transpose(&mut rows);
+        for (bits, row) in lacking.iter_mut().zip(rows) {
+            bits.0[word] = !row;
+        }
+    }
+    for chunk in 0..layout.chunks {
+        let base = sliced.len();
+        let first = if chunk == 0 {
+            present
+        } else {
+            Bits512([!0; 8])
+        };
+        sliced.push(first);
+        for value in 1..layout.masks() {
+            let low = value.trailing_zeros() as usize;
+            let bit = chunk * layout.width as usize + low;
+            let mut masks = sliced[base + (value & (value - 1))];
+            if bit < key_bits {
+                for (w, l) in masks.0.iter_mut().zip(lacking[bit].0) {
+                    *w &= l;
+                }
+            }
+            sliced.push(masks);
+        }
+    }
+}
+
+/// Transposes a 64 x 64 bit matrix: bit `j` of row `i` becomes bit `i` of row `j`. In six
+/// rounds, each swapping the off-diagonal quarters of every square of twice `WIDTH`
+/// rows: rows `k` and `k + WIDTH` run side by side, so each round's loop vectorizes.
+#[inline(always)]
+fn transpose(rows: &mut [u64; 64]) {
+    swap_quarters::<32>(rows, 0x0000_0000_ffff_ffff);
+    swap_quarters::<16>(rows, 0x0000_ffff_0000_ffff);
+    swap_quarters::<8>(rows, 0x00ff_00ff_00ff_00ff);
+    swap_quarters::<4>(rows, 0x0f0f_0f0f_0f0f_0f0f);
+    swap_quarters::<2>(rows, 0x3333_3333_3333_3333);
+    swap_quarters::<1>(rows, 0x5555_5555_5555_5555);
+}
+
+/// One round of [`transpose`]: in each square of `2 WIDTH` rows, the high `WIDTH` bits
+/// (under `!low`) of its first half change places with the low ones of its second.
+#[inline(always)]
+fn swap_quarters<const WIDTH: usize>(rows: &mut [u64; 64], low: u64) {
+    for square in rows.chunks_exact_mut(2 * WIDTH) {
+        let (first, second) = square.split_at_mut(WIDTH);
+        for (a, b) in first.iter_mut().zip(second) {
+            let swap = ((*a >> WIDTH) ^ *b) & low;
+            *a ^= swap << WIDTH;
+            *b ^= swap;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn transpose_moves_every_bit() {
+        let mut rng = fastrand::Rng::with_seed(3);
+        let original: [u64; 64] = std::array::from_fn(|_| rng.u64(..));
+        let mut rows = original;
+        transpose(&mut rows);
+        for (i, row) in original.iter().enumerate() {
+            for (j, column) in rows.iter().enumerate() {
+                assert_eq!(row >> j & 1, column >> i & 1, "({i}, {j})");
+            }
+        }
+    }
+
+    #[test]
+    fn each_list_starts_a_lane_and_each_lane_has_its_weight() {
+        let kernel = Kernel::available()[0];
+        let layout = Layout::for_bits(12);
+        let mut lacking = vec![Bits512([0; 8]); 12];
+        let (a, b, c) = (vec![1u64; 70], vec![2u64; 0], vec![4u64; 600]);
+        let (mut sliced, mut lanes) = (Vec::new(), Lanes::default());
+        let lists = [(&a[..], 1), (&b[..], 2), (&c[..], 4)];
+        build_weighted(
+            kernel,
+            &lists,
+            layout,
+            &mut lacking,
+            &mut sliced,
+            &mut lanes,
+        );
+        // 70 take two lanes, 600 ten: twelve lanes, two blocks.
+        assert_eq!(
+            lanes.weights,
+            vec![[1, 1, 4, 4, 4, 4, 4, 4], [4, 4, 4, 4, 0, 0, 0, 0]]
+        );
+        assert_eq!(sliced.len(), 2 * layout.block());
+        // Chunk 0's first mask: the patterns present, lane by lane.
+        let present = |block: usize| sliced[block * layout.block()].0;
+        let part = (1u64 << (600 - 9 * 64)) - 1;
+        assert_eq!(present(0), [!0, (1 << 6) - 1, !0, !0, !0, !0, !0, !0]);
+        assert_eq!(present(1), [!0, !0, !0, part, 0, 0, 0, 0]);
+    }
+}
