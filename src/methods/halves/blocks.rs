@@ -8,7 +8,7 @@
 //! lane ([`Lanes::weights`]).
 
 use super::sliced::{BLOCK, Bits512, Layout};
-use crate::cpu::Kernel;
+use crate::cpu::{Kernel, KernelLevel};
 
 /// Patterns per lane: one word of each mask.
 const LANE: usize = 64;
@@ -43,6 +43,9 @@ pub(super) fn build(
 /// Appends the blocks of weighted `lists` to `sliced`, each list from a lane of its own
 /// (its last lane part filled), and the weight of every lane to `lanes`. A bucket of
 /// three lists takes at most three lanes more than their patterns fill.
+///
+/// The AVX2 kernel adds word `i` of a block up with word `i + 4` (its two halves): for
+/// it, lanes are filled in that order, two by two, so each pair holds one list.
 pub(super) fn build_weighted(
     kernel: Kernel,
     lists: &[(&[u64], u64)],
@@ -51,20 +54,33 @@ pub(super) fn build_weighted(
     sliced: &mut Vec<Bits512>,
     lanes: &mut Lanes,
 ) {
+    let paired = kernel.level() == KernelLevel::Avx2;
+    let order = if paired {
+        [0, 4, 1, 5, 2, 6, 3, 7]
+    } else {
+        [0, 1, 2, 3, 4, 5, 6, 7]
+    };
     lanes.weights.clear();
-    let all = lists
-        .iter()
-        .flat_map(|&(list, weight)| list.chunks(LANE).map(move |keys| (keys, weight)));
     let mut block = [&[][..]; LANES];
     let mut weights = [0; LANES];
     let mut filled = 0;
-    for (keys, weight) in all {
-        (block[filled], weights[filled]) = (keys, weight);
-        filled += 1;
-        if filled == LANES {
-            push_block(kernel, &block, layout, lacking, sliced);
-            lanes.weights.push(weights);
-            (block, weights, filled) = ([&[][..]; LANES], [0; LANES], 0);
+    for &(list, weight) in lists {
+        let taken = list.len().div_ceil(LANE);
+        let taken = if paired {
+            taken.next_multiple_of(2)
+        } else {
+            taken
+        };
+        for lane in 0..taken {
+            let keys = list.get(lane * LANE..).unwrap_or_default();
+            let word = order[filled];
+            (block[word], weights[word]) = (&keys[..keys.len().min(LANE)], weight);
+            filled += 1;
+            if filled == LANES {
+                push_block(kernel, &block, layout, lacking, sliced);
+                lanes.weights.push(weights);
+                (block, weights, filled) = ([&[][..]; LANES], [0; LANES], 0);
+            }
         }
     }
     if filled > 0 {
@@ -211,7 +227,7 @@ mod tests {
 
     #[test]
     fn each_list_starts_a_lane_and_each_lane_has_its_weight() {
-        let kernel = Kernel::available()[0];
+        let kernel = Kernel::portable();
         let layout = Layout::for_bits(12);
         let mut lacking = vec![Bits512([0; 8]); 12];
         let (a, b, c) = (vec![1u64; 70], vec![2u64; 0], vec![4u64; 600]);
@@ -236,5 +252,18 @@ mod tests {
         let part = (1u64 << (600 - 9 * 64)) - 1;
         assert_eq!(present(0), [!0, (1 << 6) - 1, !0, !0, !0, !0, !0, !0]);
         assert_eq!(present(1), [!0, !0, !0, part, 0, 0, 0, 0]);
+        // For AVX2, words i and i + 4 in pairs: 70 take a pair, 600 five pairs.
+        let Some(avx2) = Kernel::new(KernelLevel::Avx2) else {
+            return;
+        };
+        sliced.clear();
+        build_weighted(avx2, &lists, layout, &mut lacking, &mut sliced, &mut lanes);
+        assert_eq!(
+            lanes.weights,
+            vec![[1, 4, 4, 4, 1, 4, 4, 4], [4, 4, 0, 0, 4, 4, 0, 0]]
+        );
+        let present = |block: usize| sliced[block * layout.block()].0;
+        assert_eq!(present(0), [!0, !0, !0, !0, (1 << 6) - 1, !0, !0, !0]);
+        assert_eq!(present(1), [!0, !0, 0, 0, !0, part, 0, 0]);
     }
 }

@@ -20,7 +20,7 @@ use super::blocks::{self, Lanes};
 use super::cuts;
 use super::load_side::{self, Side};
 use super::sliced::{self, BLOCK, Bits512, Layout};
-use crate::cpu::{Kernel, KernelLevel};
+use crate::cpu::Kernel;
 
 /// The widest key the counter takes (a join's keys have `2n - 2` bits: 50 at N = 26).
 pub const MAX_KEY_BITS: u32 = 58;
@@ -437,16 +437,15 @@ impl PairCounter {
     }
 
     /// Whether `lists` loaded as patterns are loaded at once ([`PairCounter::load_lists`])
-    /// rather than in turn: where more than one counts, they fit in a load, and the
-    /// kernel weighs its counts by lane (AVX2's does not, see `sliced`). West's three
-    /// classes against a part of East at N = 28 (`count 28 --shard 100000007/280840224
-    /// --threads 1`): 7.7 s in turn, 5.8 to 6.0 s at once with weights of 1.
+    /// rather than in turn: where more than one counts and they fit in a load. West's
+    /// three classes against a part of East at N = 28 (`count 28 --shard
+    /// 100000007/280840224 --threads 1`): 7.7 s in turn, 6.1 s at once.
     fn merges_lists(&self, lists: &[(&[u64], u64)], per_load: usize) -> bool {
         let counted = lists
             .iter()
             .filter(|(list, weight)| *weight > 0 && !list.is_empty());
         let len: usize = lists.iter().map(|(list, _)| list.len()).sum();
-        counted.count() > 1 && len <= per_load && self.kernel.level() != KernelLevel::Avx2
+        counted.count() > 1 && len <= per_load
     }
 
     /// The sum over `lists` of its weight times the pairs of its items and the patterns
