@@ -286,11 +286,13 @@ impl PairCounter {
             self.arrange(list, sorted, starts);
         }
         (self.patterns, self.starts) = (sorted, starts);
-        // Room for the largest bucket's blocks (each list from a lane of its own).
+        // Room for the largest bucket's blocks (weighted, each list from a lane of its
+        // own, and a lane more for AVX2's pairs of lanes).
+        let more = usize::from(self.weighted());
         let blocks = (0..1usize << self.cuts)
             .map(|cut| {
                 let lens = (0..self.lists).map(|l| self.starts[l][cut + 1] - self.starts[l][cut]);
-                let lanes: usize = lens.clone().map(|len| len.div_ceil(BLOCK / 8)).sum();
+                let lanes: usize = lens.clone().map(|len| len.div_ceil(BLOCK / 8) + more).sum();
                 (lens.sum::<usize>(), lanes)
             })
             .filter(|&(len, _)| len >= MIN_SLICED)
