@@ -41,11 +41,12 @@ pub(super) fn build(
 }
 
 /// Appends the blocks of weighted `lists` to `sliced`, each list from a lane of its own
-/// (its last lane part filled), and the weight of every lane to `lanes`. A bucket of
-/// three lists takes at most three lanes more than their patterns fill.
+/// (its last lane part filled), and the weight of every lane to `lanes`: a list takes
+/// less than a lane more than its patterns fill.
 ///
 /// The AVX2 kernel adds word `i` of a block up with word `i + 4` (its two halves): for
-/// it, lanes are filled in that order, two by two, so each pair holds one list.
+/// it, lanes are filled in that order, two by two, so each pair holds one list (and a
+/// list takes less than two lanes more than its patterns fill).
 pub(super) fn build_weighted(
     kernel: Kernel,
     lists: &[(&[u64], u64)],
