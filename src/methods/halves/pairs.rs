@@ -400,15 +400,8 @@ impl PairCounter {
                     total += self.count_weighted_until(lists, halted)?;
                 }
             }
-            Side::Lists if self.merges_lists(lists, per_load) => {
-                let mut kept = [(&[][..], 0); LISTS];
-                let counted = lists
-                    .iter()
-                    .filter(|(list, weight)| *weight > 0 && !list.is_empty());
-                let mut len = 0;
-                for (kept, &list) in kept.iter_mut().zip(counted) {
-                    (*kept, len) = (list, len + 1);
-                }
+            Side::Lists if merges_lists(lists, per_load) => {
+                let (kept, len) = counted(lists);
                 self.load_lists(&kept[..len], &[keys]);
                 total += self.count_until(keys, halted)?;
             }
@@ -431,23 +424,11 @@ impl PairCounter {
         let lens: [usize; LISTS] = std::array::from_fn(|i| lists.get(i).map_or(0, |l| l.0.len()));
         let mut lens = &lens[..lists.len()];
         let merged = [lens.iter().sum()];
-        if self.merges_lists(lists, per_load) {
+        if merges_lists(lists, per_load) {
             lens = &merged;
         }
         let cuts_for = |patterns, items| self.cuts_for(patterns, items, self.key_bits);
         load_side::side_to_load(keys.len(), lens, per_load, cuts_for)
-    }
-
-    /// Whether `lists` loaded as patterns are loaded at once ([`PairCounter::load_lists`])
-    /// rather than in turn: where more than one counts and they fit in a load. West's
-    /// three classes against a part of East at N = 28 (`count 28 --shard
-    /// 100000007/280840224 --threads 1`): 7.7 s in turn, 6.1 s at once.
-    fn merges_lists(&self, lists: &[(&[u64], u64)], per_load: usize) -> bool {
-        let counted = lists
-            .iter()
-            .filter(|(list, weight)| *weight > 0 && !list.is_empty());
-        let len: usize = lists.iter().map(|(list, _)| list.len()).sum();
-        counted.count() > 1 && len <= per_load
     }
 
     /// The sum over `lists` of its weight times the pairs of its items and the patterns
@@ -569,6 +550,27 @@ impl PairCounter {
             sliced::count(self.kernel, &self.sliced, self.layout, items)
         }
     }
+}
+
+/// Whether `lists` loaded as patterns are loaded at once ([`PairCounter::load_lists`])
+/// rather than in turn: where more than one counts and they fit in a load. West's three
+/// classes against a part of East at N = 28 (`count 28 --shard 100000007/280840224
+/// --threads 1`): 7.7 s in turn, 6.1 s at once.
+fn merges_lists(lists: &[(&[u64], u64)], per_load: usize) -> bool {
+    let len: usize = lists.iter().map(|(list, _)| list.len()).sum();
+    counted(lists).1 > 1 && len <= per_load
+}
+
+/// The lists that count (a weight and keys), in order, and how many.
+fn counted<'a>(lists: &[(&'a [u64], u64)]) -> ([(&'a [u64], u64); LISTS], usize) {
+    let mut kept = [(&[][..], 0); LISTS];
+    let mut len = 0;
+    for &(list, weight) in lists {
+        if weight > 0 && !list.is_empty() {
+            (kept[len], len) = ((list, weight), len + 1);
+        }
+    }
+    (kept, len)
 }
 
 #[cfg(test)]
