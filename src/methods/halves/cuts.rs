@@ -166,6 +166,17 @@ fn squeeze_bmi2(mask: u64, keys: &[u64], out: &mut Vec<u64>) {
 /// past the kept ones.
 pub(super) fn keep_clear(kernel: Kernel, keys: &[u64], bars: u64, out: &mut Vec<u64>) {
     out.clear();
+    append_clear(kernel, keys, bars, out);
+}
+
+/// [`keep_clear`], appending to `out`.
+pub(super) fn append_clear(kernel: Kernel, keys: &[u64], bars: u64, out: &mut Vec<u64>) {
+    #[cfg(target_arch = "x86_64")]
+    if kernel.level() == crate::cpu::KernelLevel::Avx512 {
+        // SAFETY: the kernel token proves the CPU has the AVX-512 level's features.
+        unsafe { keep_clear_avx512(keys, bars, out) };
+        return;
+    }
     #[cfg(target_arch = "x86_64")]
     if kernel.has_avx2() {
         // SAFETY: the kernel token proves the CPU has the AVX2 level's features.
@@ -173,8 +184,8 @@ pub(super) fn keep_clear(kernel: Kernel, keys: &[u64], bars: u64, out: &mut Vec<
         return;
     }
     let _ = kernel;
-    out.resize(keys.len(), 0);
-    let mut kept = 0;
+    let mut kept = out.len();
+    out.resize(kept + keys.len(), 0);
     for &key in keys {
         out[kept] = key;
         kept += usize::from(key & bars == 0);
@@ -218,7 +229,7 @@ pub(super) const PACK_LANES: [[i32; 8]; 16] = {
     table
 };
 
-/// [`keep_clear`] with AVX2.
+/// [`append_clear`] with AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,popcnt")]
 fn keep_clear_avx2(keys: &[u64], bars: u64, out: &mut Vec<u64>) {
@@ -228,7 +239,9 @@ fn keep_clear_avx2(keys: &[u64], bars: u64, out: &mut Vec<u64>) {
         _mm256_storeu_si256,
     };
     out.reserve(keys.len());
-    let to = out.as_mut_ptr();
+    let before = out.len();
+    // SAFETY: `before` is within the vector.
+    let to = unsafe { out.as_mut_ptr().add(before) };
     let bars_lanes = _mm256_set1_epi64x(bars as i64);
     let mut quads = keys.chunks_exact(4);
     let mut kept = 0;
@@ -254,8 +267,50 @@ fn keep_clear_avx2(keys: &[u64], bars: u64, out: &mut Vec<u64>) {
             kept += 1;
         }
     }
-    // SAFETY: the first `kept` slots were written.
-    unsafe { out.set_len(kept) };
+    // SAFETY: the `kept` slots after the first `before` were written.
+    unsafe { out.set_len(before + kept) };
+}
+
+/// [`append_clear`] with AVX-512: eight keys at a time, the kept ones compressed to the
+/// low lanes in a register and all eight stored (a compressing store to memory is slow
+/// on AMD's Zen 4).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,popcnt")]
+fn keep_clear_avx512(keys: &[u64], bars: u64, out: &mut Vec<u64>) {
+    use std::arch::x86_64::{
+        _mm512_loadu_si512, _mm512_maskz_compress_epi64, _mm512_set1_epi64, _mm512_storeu_si512,
+        _mm512_testn_epi64_mask,
+    };
+    out.reserve(keys.len());
+    let before = out.len();
+    // SAFETY: `before` is within the vector.
+    let to = unsafe { out.as_mut_ptr().add(before) };
+    let bars_lanes = _mm512_set1_epi64(bars as i64);
+    let mut eights = keys.chunks_exact(8);
+    let mut kept = 0;
+    for eight in eights.by_ref() {
+        // SAFETY: the load reads the eight keys of `eight`; the store writes eight slots
+        // from `kept`, which is at most the keys read before these, so inside the
+        // capacity reserved for `keys.len()`.
+        unsafe {
+            let lanes = _mm512_loadu_si512(eight.as_ptr().cast());
+            let clear = _mm512_testn_epi64_mask(lanes, bars_lanes);
+            _mm512_storeu_si512(
+                to.add(kept).cast(),
+                _mm512_maskz_compress_epi64(clear, lanes),
+            );
+            kept += clear.count_ones() as usize;
+        }
+    }
+    for &key in eights.remainder() {
+        if key & bars == 0 {
+            // SAFETY: as above, one slot.
+            unsafe { to.add(kept).write(key) };
+            kept += 1;
+        }
+    }
+    // SAFETY: the `kept` slots after the first `before` were written.
+    unsafe { out.set_len(before + kept) };
 }
 
 /// Packing the bits of a mask down, bit by bit.

@@ -16,11 +16,14 @@
 //! patterns (an even board's West by class) are loaded at once where the kernel can weigh
 //! its counts lane by lane, each list from a lane of its own.
 
+mod split;
+
 use super::blocks::{self, Lanes};
 use super::cuts;
 use super::load_side::{self, Side};
 use super::sliced::{self, BLOCK, Bits512, Layout};
 use crate::cpu::Kernel;
+use std::ops::Range;
 
 /// The widest key the counter takes (a join's keys have `2n - 2` bits: 50 at N = 26).
 pub const MAX_KEY_BITS: u32 = 58;
@@ -83,6 +86,12 @@ pub struct PairCounter {
     /// Patterns per bucket below which a cut bit fewer is used ([`BUCKET_MIN`]; the tests
     /// take small buckets to reach every cut with few patterns).
     bucket_min: usize,
+    /// Patterns of a bucket or part from which it is split further ([`SPLIT_FROM`], see
+    /// `split`; small in the tests).
+    split_from: usize,
+    /// Scratch for `split`: each depth's items, list by list, and a partition's keys.
+    filtered: Vec<[Vec<u64>; LISTS]>,
+    partition_scratch: Vec<u64>,
 }
 
 /// The most cut bits a load uses. The large loads of N >= 25 (a million patterns and
@@ -105,6 +114,10 @@ const BUCKET_MIN: usize = 2048;
 /// 200, medians of 3: 9.44 + 9.03 s with 2048, 7.83 + 8.60 s with 1024; `count 18`
 /// (about 5,000): slower with 1024 (1.49 to 1.85 s against 1.27 to 1.35 s).
 const MANY_ITEMS: usize = 8192;
+
+/// Patterns of a bucket (or a part of one) from which it is split further by a bit of
+/// its own (see `split`).
+const SPLIT_FROM: usize = 1024;
 
 /// The most lists of items counted at once (an even board's West: three classes).
 pub const LISTS: usize = 3;
@@ -133,6 +146,9 @@ impl PairCounter {
             item_starts: Default::default(),
             lacking: vec![Bits512([0; 8]); key_bits.max(1) as usize],
             bucket_min: BUCKET_MIN,
+            split_from: SPLIT_FROM,
+            filtered: Vec::new(),
+            partition_scratch: Vec::new(),
         }
     }
 
@@ -251,7 +267,7 @@ impl PairCounter {
             std::array::from_fn(|i| lists.get(i).map_or(&[][..], |&(list, _)| list));
         let patterns = &patterns[..lists.len()];
         let len = patterns.iter().map(|list| list.len()).sum();
-        self.cuts = self.cuts_for(len, items_len, self.bits);
+        self.cuts = Self::uniform_cuts(self.cuts_for(len, items_len, self.bits), self.bits);
         if self.cuts > 0 {
             self.choose_cuts(patterns, items);
             // The bits in use, lowest first (value bit `i` is the `i`-th).
@@ -463,6 +479,15 @@ impl PairCounter {
             // The item groups whose cut bits miss this bucket's: the subsets of the
             // others (3^cuts pairs of groups in all, where every pair was 4^cuts).
             let free = !cut & ((1 << self.cuts) - 1);
+            let len: usize = self.bucket(cut).iter().map(Range::len).sum();
+            if self.cuts > 0 && len >= self.split_from {
+                let Some(found) = self.count_split(cut, lists, (&sorted, &starts), halted) else {
+                    total = None;
+                    break 'cuts;
+                };
+                total = total.map(|t| t + found);
+                continue;
+            }
             for (i, &(items, weight)) in lists.iter().enumerate() {
                 let keys = if as_they_come { items } else { &sorted[i] };
                 let starts = &starts[i];
@@ -510,40 +535,62 @@ impl PairCounter {
     /// by its pattern's list's weight).
     fn count_bucket(&mut self, cut: usize, items: &[u64]) -> u64 {
         // (A bucket built at the load, from the patterns as given, is not in `patterns`.)
-        let range = |starts: &[usize]| starts[cut]..starts[cut + 1];
-        let starts = &self.starts[..self.lists];
-        if starts.iter().map(|s| range(s).len()).sum::<usize>() < MIN_SLICED {
-            let lists = self.patterns.iter().zip(starts).zip(self.weights);
-            return lists
-                .map(|((list, starts), weight)| {
-                    weight * sliced::count_plain(self.kernel, &list[range(starts)], items)
-                })
-                .sum();
+        let parts = self.bucket(cut);
+        if parts.iter().map(Range::len).sum::<usize>() < MIN_SLICED {
+            return self.count_plain_part(&parts, items);
         }
-        let weighted = self.weighted();
         if self.built != Some(cut) {
-            self.sliced.clear();
-            let lacking = &mut self.lacking[..self.bits as usize];
-            if weighted {
-                let lists: [(&[u64], u64); LISTS] = std::array::from_fn(|l| {
-                    let loaded = l < self.lists;
-                    let list = if loaded {
-                        &self.patterns[l][range(&self.starts[l])]
-                    } else {
-                        &[]
-                    };
-                    (list, self.weights[l])
-                });
-                let (sliced, lanes) = (&mut self.sliced, &mut self.lanes);
-                let lists = &lists[..self.lists];
-                blocks::build_weighted(self.kernel, lists, self.layout, lacking, sliced, lanes);
-            } else {
-                let bucket = &self.patterns[0][range(&self.starts[0])];
-                blocks::build(self.kernel, bucket, self.layout, lacking, &mut self.sliced);
-            }
+            self.build_part(&parts);
             self.built = Some(cut);
         }
+        self.count_built(items)
+    }
+
+    /// Where bucket `cut` lies in each list of `patterns`.
+    fn bucket(&self, cut: usize) -> Parts {
+        std::array::from_fn(|l| {
+            let starts = &self.starts[l];
+            if l < self.lists {
+                starts[cut]..starts[cut + 1]
+            } else {
+                0..0
+            }
+        })
+    }
+
+    /// How many pairs of the patterns of `parts` and `items` share no bit, the patterns
+    /// compared one by one.
+    fn count_plain_part(&self, parts: &Parts, items: &[u64]) -> u64 {
+        let lists = self.patterns.iter().zip(parts).zip(self.weights);
+        lists
+            .map(|((list, part), weight)| {
+                weight * sliced::count_plain(self.kernel, &list[part.clone()], items)
+            })
+            .sum()
+    }
+
+    /// Builds the blocks of the patterns of `parts` in `sliced` (where several lists or
+    /// weights are loaded, each list from a lane of its own).
+    fn build_part(&mut self, parts: &Parts) {
+        self.sliced.clear();
+        self.built = None;
+        let weighted = self.weighted();
+        let lacking = &mut self.lacking[..self.bits as usize];
         if weighted {
+            let lists: [(&[u64], u64); LISTS] =
+                std::array::from_fn(|l| (&self.patterns[l][parts[l].clone()], self.weights[l]));
+            let (sliced, lanes) = (&mut self.sliced, &mut self.lanes);
+            let lists = &lists[..self.lists];
+            blocks::build_weighted(self.kernel, lists, self.layout, lacking, sliced, lanes);
+        } else {
+            let part = &self.patterns[0][parts[0].clone()];
+            blocks::build(self.kernel, part, self.layout, lacking, &mut self.sliced);
+        }
+    }
+
+    /// How many pairs of the built blocks' patterns and `items` share no bit.
+    fn count_built(&self, items: &[u64]) -> u64 {
+        if self.weighted() {
             let weights = &self.lanes.weights;
             sliced::count_weighted(self.kernel, &self.sliced, self.layout, items, weights)
         } else {
@@ -551,6 +598,9 @@ impl PairCounter {
         }
     }
 }
+
+/// Where a bucket (or a part of one) lies in each list of loaded patterns.
+type Parts = [Range<usize>; LISTS];
 
 /// Whether `lists` loaded as patterns are loaded at once ([`PairCounter::load_lists`])
 /// rather than in turn: where more than one counts and they fit in a load. West's three
@@ -579,7 +629,12 @@ mod tests {
 
     /// `len` random keys of `bits` bits, each bit set with probability `1 / one_in`
     /// (about 1/3 near the middle of half-boards' bands; 1/4 for sparser ones).
-    fn random_keys(rng: &mut fastrand::Rng, len: usize, bits: u32, one_in: u8) -> Vec<u64> {
+    pub(super) fn random_keys(
+        rng: &mut fastrand::Rng,
+        len: usize,
+        bits: u32,
+        one_in: u8,
+    ) -> Vec<u64> {
         (0..len)
             .map(|_| (0..bits).fold(0u64, |k, b| k | u64::from(rng.u8(..one_in) == 0) << b))
             .collect()
@@ -590,7 +645,7 @@ mod tests {
         [0, 1, 2].map(|i| (lists[i].as_slice(), 1 << i))
     }
 
-    fn naive(patterns: &[u64], items: &[u64]) -> u64 {
+    pub(super) fn naive(patterns: &[u64], items: &[u64]) -> u64 {
         items
             .iter()
             .map(|&i| patterns.iter().filter(|&&p| p & i == 0).count() as u64)
