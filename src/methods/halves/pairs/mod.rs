@@ -89,6 +89,10 @@ pub struct PairCounter {
     /// Patterns of a bucket or part from which it is split further ([`SPLIT_FROM`], see
     /// `split`; small in the tests).
     split_from: usize,
+    /// Cut bits from which a load's buckets are split ([`SPLITS_FROM_CUTS`]; 0 in the
+    /// tests), and whether the loaded patterns' are.
+    splits_from_cuts: usize,
+    splits: bool,
     /// Scratch for `split`: each depth's items, list by list, and a partition's keys.
     filtered: Vec<[Vec<u64>; LISTS]>,
     partition_scratch: Vec<u64>,
@@ -119,6 +123,15 @@ const MANY_ITEMS: usize = 8192;
 /// its own (see `split`).
 const SPLIT_FROM: usize = 1024;
 
+/// Cut bits from which a load's large buckets are split (smaller loads' buckets are
+/// about the bucket size already, and splitting them cost more than it saved): shards of
+/// N = 23 (`count 23 --shard 7/2000`, 2 threads) took 5.10 s unsplit, 5.32 to 5.38 s
+/// split from any number of cuts. From 10 cuts, against 12 (where the most cuts leave
+/// buckets larger than wanted): `count 26 --shard 7/1000000 --threads 1` 15.1 against
+/// 15.6 to 16.0 s (unsplit 16.0 s), `count 25 --shard 7/20000` 35.3 to 36.2 against
+/// 35.4 to 36.4 s (unsplit 35.0 to 35.7 s), pins of N = 27 and 28 the same.
+const SPLITS_FROM_CUTS: usize = 10;
+
 /// The most lists of items counted at once (an even board's West: three classes).
 pub const LISTS: usize = 3;
 
@@ -147,6 +160,8 @@ impl PairCounter {
             lacking: vec![Bits512([0; 8]); key_bits.max(1) as usize],
             bucket_min: BUCKET_MIN,
             split_from: SPLIT_FROM,
+            splits_from_cuts: SPLITS_FROM_CUTS,
+            splits: false,
             filtered: Vec::new(),
             partition_scratch: Vec::new(),
         }
@@ -267,7 +282,13 @@ impl PairCounter {
             std::array::from_fn(|i| lists.get(i).map_or(&[][..], |&(list, _)| list));
         let patterns = &patterns[..lists.len()];
         let len = patterns.iter().map(|list| list.len()).sum();
-        self.cuts = Self::uniform_cuts(self.cuts_for(len, items_len, self.bits), self.bits);
+        let cuts = self.cuts_for(len, items_len, self.bits);
+        self.splits = cuts >= self.splits_from_cuts;
+        self.cuts = if self.splits {
+            Self::uniform_cuts(cuts, self.bits)
+        } else {
+            cuts
+        };
         if self.cuts > 0 {
             self.choose_cuts(patterns, items);
             // The bits in use, lowest first (value bit `i` is the `i`-th).
@@ -480,7 +501,7 @@ impl PairCounter {
             // others (3^cuts pairs of groups in all, where every pair was 4^cuts).
             let free = !cut & ((1 << self.cuts) - 1);
             let len: usize = self.bucket(cut).iter().map(Range::len).sum();
-            if self.cuts > 0 && len >= self.split_from {
+            if self.splits && self.cuts > 0 && len >= self.split_from {
                 let Some(found) = self.count_split(cut, lists, (&sorted, &starts), halted) else {
                     total = None;
                     break 'cuts;

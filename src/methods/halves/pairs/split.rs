@@ -26,8 +26,6 @@ const SAMPLE: usize = 64;
 const VISIT: f64 = 4.0;
 const FILTER: f64 = 0.5;
 const PARTITION: f64 = 1.0;
-/// Cut bits from which a load takes fewer, to split its large buckets further.
-const SPLITS_FROM_CUTS: usize = 10;
 /// The most cut bits a load takes fewer, to split its large buckets further.
 const SPLIT_CUTS: usize = 3;
 
@@ -40,19 +38,17 @@ pub(super) type ItemSets<'a> = [(&'a [&'a [u64]], u64)];
 
 impl PairCounter {
     /// How many of `cuts` cut bits of a load of keys of `bits` bits to take for all
-    /// buckets alike: from [`SPLITS_FROM_CUTS`] cuts, up to [`SPLIT_CUTS`] fewer, as long
-    /// as the keys left take no more chunks; the large buckets are then split further by
-    /// bits of their own. A pin of N = 27 (`count 27 --shard 3000017/135207800 --threads
+    /// buckets alike, where its buckets are split: up to [`SPLIT_CUTS`] fewer, as long as
+    /// the keys left keep their layout (chunks as many and as wide); the large buckets are
+    /// then split further by bits of their own. Keeping the chunks but widening them
+    /// (a block twice the size) made `count 25 --shard 7/20000` 1 to 2% slower. A pin of N = 27 (`count 27 --shard 3000017/135207800 --threads
     /// 1`, keys of 44 bits, 12 cuts) took 2.10 s with 12 uniform cuts, 1.96 s with 10 and
     /// 1.85 s with 9 (fewer would take a sixth chunk); a pin of N = 28 (100000007) 6.79,
     /// 6.18 and 6.16 s.
     pub(super) fn uniform_cuts(cuts: usize, bits: u32) -> usize {
-        if cuts < SPLITS_FROM_CUTS {
-            return cuts;
-        }
-        let chunks = |cuts: usize| Layout::for_bits(bits - cuts as u32).chunks;
+        let layout = |cuts: usize| Layout::for_bits(bits - cuts as u32);
         let mut uniform = cuts;
-        while uniform + SPLIT_CUTS > cuts && chunks(uniform - 1) == chunks(cuts) {
+        while uniform > 0 && uniform + SPLIT_CUTS > cuts && layout(uniform - 1) == layout(cuts) {
             uniform -= 1;
         }
         uniform
@@ -270,6 +266,8 @@ mod tests {
         for kernel in Kernel::available() {
             let mut counter = PairCounter::new(key_bits, kernel);
             counter.bucket_min = 512;
+            // Split however few the cuts (this load's are).
+            counter.splits_from_cuts = 0;
             // Parts that stay whole, that split down to a block, and to a few patterns
             // (compared one by one).
             for split_from in [1 << 30, 1024, 48] {
@@ -306,14 +304,16 @@ mod tests {
 
     #[test]
     fn loads_take_fewer_cuts_where_their_keys_take_no_more_chunks() {
-        // 44 bits: 12 cuts leave 32 (5 chunks of 7), 9 leave 35 (still 5).
+        // 44 bits: 12 cuts leave 32 (5 chunks of 7), 9 leave 35 (still 5 of 7).
         assert_eq!(PairCounter::uniform_cuts(12, 44), 9);
-        // 50 bits: 12 cuts leave 38 (7 chunks of 6), 9 leave 41 (still 7).
+        // 50 bits: 12 cuts leave 38 (7 chunks of 6), 9 leave 41 (still 7 of 6).
         assert_eq!(PairCounter::uniform_cuts(12, 50), 9);
         // 40 bits: 12 cuts leave 28 (4 chunks of 7), 11 would leave 29 (5 chunks).
         assert_eq!(PairCounter::uniform_cuts(12, 40), 12);
-        // Few cuts stay as they are.
-        assert_eq!(PairCounter::uniform_cuts(4, 44), 4);
+        // 42 bits: 12 cuts leave 30 (5 chunks of 6), 11 would leave 31 (5 of 7).
+        assert_eq!(PairCounter::uniform_cuts(12, 42), 12);
+        // No cut to take away.
+        assert_eq!(PairCounter::uniform_cuts(0, 44), 0);
     }
 
     #[test]
