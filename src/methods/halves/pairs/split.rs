@@ -11,12 +11,14 @@
 //! part's items are filtered from its parent's.
 
 use super::{ITEMS_PER_LOOK, LISTS, MIN_SLICED, PairCounter, Parts};
+use crate::cpu::{Kernel, KernelLevel};
 use crate::methods::halves::cuts;
 use crate::methods::halves::sliced::BLOCK;
 use crate::methods::halves::sliced::Layout;
 use std::ops::Range;
 
-/// Patterns and items sampled to choose a part's bit.
+/// Patterns and items sampled to choose a part's bit: a pin of N = 27 took the same
+/// with 128, 2% longer with 32.
 const SAMPLE: usize = 64;
 /// What a split costs and saves, in loads of a mask of a block (the kernel's unit of
 /// work): an item's visit to a part costs [`VISIT`] and a load a chunk of its key per
@@ -117,7 +119,8 @@ impl PairCounter {
         let mut holding = parts;
         for l in 0..self.lists {
             let part = &mut self.patterns[l][holding[l].clone()];
-            let at = holding[l].start + partition(part, bit, &mut self.partition_scratch);
+            let at =
+                holding[l].start + partition(self.kernel, part, bit, &mut self.partition_scratch);
             (lacking[l].end, holding[l].start) = (at, at);
         }
         // The patterns that hold the bit meet only the items that lack it.
@@ -232,9 +235,15 @@ fn held_by_sample(sets: &[&[u64]]) -> ([u64; 64], u64) {
 }
 
 /// Reorders `keys` so that those lacking `bit` come first (in their order), and says how
-/// many they are. Without a branch: each key is written at both ends of `scratch`, and
-/// only one end moves on.
-fn partition(keys: &mut [u64], bit: u32, scratch: &mut Vec<u64>) -> usize {
+/// many they are, without a branch (about half the keys hold a split's bit).
+fn partition(kernel: Kernel, keys: &mut [u64], bit: u32, scratch: &mut Vec<u64>) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if kernel.level() == KernelLevel::Avx512 {
+        // SAFETY: the kernel token proves the CPU has the AVX-512 level's features.
+        return unsafe { partition_avx512(keys, bit, scratch) };
+    }
+    let _ = kernel;
+    // Each key is written at both ends of `scratch`, and only one end moves on.
     scratch.clear();
     scratch.resize(keys.len(), 0);
     let (mut lacking, mut end) = (0, keys.len());
@@ -250,11 +259,61 @@ fn partition(keys: &mut [u64], bit: u32, scratch: &mut Vec<u64>) -> usize {
     lacking
 }
 
+/// [`partition`] with AVX-512: eight keys at a time, those lacking the bit compressed
+/// back into `keys` (never past the keys read) and those holding it into `held`, then
+/// copied after them. A pin of N = 27 took 1.74 s against 1.84 s with the portable
+/// partition (medians of 3).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,popcnt")]
+fn partition_avx512(keys: &mut [u64], bit: u32, held: &mut Vec<u64>) -> usize {
+    use std::arch::x86_64::{
+        _mm512_loadu_si512, _mm512_maskz_compress_epi64, _mm512_set1_epi64, _mm512_storeu_si512,
+        _mm512_test_epi64_mask,
+    };
+    held.clear();
+    held.reserve(keys.len() + 8);
+    let (len, to, out) = (keys.len(), keys.as_mut_ptr(), held.as_mut_ptr());
+    let bit_lanes = _mm512_set1_epi64(1 << bit);
+    let (mut lacking, mut holding, mut at) = (0, 0, 0);
+    while at + 8 <= len {
+        // SAFETY: the load reads keys `at..at + 8`. The first store writes eight keys
+        // from `lacking <= at`, so within those read (and `keys`); the second, eight
+        // slots from `holding <= at` of `held`, whose capacity is `len + 8`.
+        unsafe {
+            let lanes = _mm512_loadu_si512(to.add(at).cast());
+            let holds = _mm512_test_epi64_mask(lanes, bit_lanes);
+            _mm512_storeu_si512(
+                to.add(lacking).cast(),
+                _mm512_maskz_compress_epi64(!holds, lanes),
+            );
+            _mm512_storeu_si512(
+                out.add(holding).cast(),
+                _mm512_maskz_compress_epi64(holds, lanes),
+            );
+            let held_here = holds.count_ones() as usize;
+            (lacking, holding) = (lacking + 8 - held_here, holding + held_here);
+        }
+        at += 8;
+    }
+    // SAFETY: the first `holding` slots of `held` were written.
+    unsafe { held.set_len(holding) };
+    for at in at..len {
+        let key = keys[at];
+        if key >> bit & 1 == 0 {
+            keys[lacking] = key;
+            lacking += 1;
+        } else {
+            held.push(key);
+        }
+    }
+    keys[lacking..].copy_from_slice(held);
+    lacking
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::tests::{naive, random_keys};
     use super::*;
-    use crate::cpu::Kernel;
 
     #[test]
     fn split_buckets_count_what_a_double_loop_counts() {
@@ -319,9 +378,12 @@ mod tests {
     #[test]
     fn a_partition_puts_the_keys_lacking_the_bit_first() {
         let keys: Vec<u64> = (0..100u64).map(|k| k * 7919 % 1000).collect();
-        for bit in [0, 3, 9, 40] {
+        for (kernel, bit) in Kernel::available()
+            .into_iter()
+            .flat_map(|k| [0, 3, 9, 40].map(|b| (k, b)))
+        {
             let mut parted = keys.clone();
-            let at = partition(&mut parted, bit, &mut Vec::new());
+            let at = partition(kernel, &mut parted, bit, &mut Vec::new());
             assert!(parted[..at].iter().all(|k| k >> bit & 1 == 0));
             assert!(parted[at..].iter().all(|k| k >> bit & 1 == 1));
             let (mut a, mut b) = (parted.clone(), keys.clone());
