@@ -204,18 +204,7 @@ impl PairCounter {
     /// most pairs.
     fn choose_cuts(&mut self, patterns: &[&[u64]], items: &[&[u64]]) {
         const SAMPLE: usize = 512;
-        let held = |sets: &[&[u64]]| {
-            let mut counts = [0u64; 64];
-            let step = sets.iter().map(|s| s.len()).sum::<usize>() / SAMPLE + 1;
-            for &key in sets.iter().flat_map(|s| s.iter().step_by(step)) {
-                let mut rest = key;
-                while rest != 0 {
-                    counts[rest.trailing_zeros() as usize] += 1;
-                    rest &= rest - 1;
-                }
-            }
-            counts
-        };
+        let held = |sets| held_by_sample(sets, SAMPLE).0;
         let (mut by_patterns, mut by_items) = (held(patterns), held(items));
         if self.squeeze != 0 {
             // Neither side is squeezed yet: bit `at` of a squeezed key is the `at`-th
@@ -618,6 +607,23 @@ impl PairCounter {
             sliced::count(self.kernel, &self.sliced, self.layout, items)
         }
     }
+}
+
+/// For each bit, how many of a sample of about `sample` of `sets`' keys (one every so
+/// many, across the sets) hold it, and how many were sampled.
+fn held_by_sample(sets: &[&[u64]], sample: usize) -> ([u64; 64], u64) {
+    let mut counts = [0u64; 64];
+    let mut sampled = 0;
+    let step = sets.iter().map(|s| s.len()).sum::<usize>() / sample + 1;
+    for &key in sets.iter().flat_map(|s| s.iter()).step_by(step) {
+        sampled += 1;
+        let mut rest = key;
+        while rest != 0 {
+            counts[rest.trailing_zeros() as usize] += 1;
+            rest &= rest - 1;
+        }
+    }
+    (counts, sampled.max(1))
 }
 
 /// Where a bucket (or a part of one) lies in each list of loaded patterns.

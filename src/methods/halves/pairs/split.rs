@@ -10,11 +10,10 @@
 //! its own), so no key is rearranged; the patterns are partitioned in place, and each
 //! part's items are filtered from its parent's.
 
-use super::{ITEMS_PER_LOOK, LISTS, MIN_SLICED, PairCounter, Parts};
+use super::{ITEMS_PER_LOOK, LISTS, MIN_SLICED, PairCounter, Parts, held_by_sample};
 use crate::cpu::{Kernel, KernelLevel};
 use crate::methods::halves::cuts;
-use crate::methods::halves::sliced::BLOCK;
-use crate::methods::halves::sliced::Layout;
+use crate::methods::halves::sliced::{BLOCK, Layout};
 use std::ops::Range;
 
 /// Patterns and items sampled to choose a part's bit: a pin of N = 27 took the same
@@ -32,7 +31,7 @@ const PARTITION: f64 = 1.0;
 const SPLIT_CUTS: usize = 3;
 
 /// The most splits below a bucket.
-pub(super) const MAX_SPLITS: usize = 12;
+const MAX_SPLITS: usize = 12;
 
 /// Items to count against a bucket or a part of one: for each list of items, its slices
 /// and its weight.
@@ -42,11 +41,11 @@ impl PairCounter {
     /// How many of `cuts` cut bits of a load of keys of `bits` bits to take for all
     /// buckets alike, where its buckets are split: up to [`SPLIT_CUTS`] fewer, as long as
     /// the keys left keep their layout (chunks as many and as wide); the large buckets are
-    /// then split further by bits of their own. Keeping the chunks but widening them
-    /// (a block twice the size) made `count 25 --shard 7/20000` 1 to 2% slower. A pin of N = 27 (`count 27 --shard 3000017/135207800 --threads
-    /// 1`, keys of 44 bits, 12 cuts) took 2.10 s with 12 uniform cuts, 1.96 s with 10 and
-    /// 1.85 s with 9 (fewer would take a sixth chunk); a pin of N = 28 (100000007) 6.79,
-    /// 6.18 and 6.16 s.
+    /// then split further by bits of their own. A pin of N = 27 (`count 27 --shard
+    /// 3000017/135207800 --threads 1`, keys of 44 bits, 12 cuts) took 2.10 s with 12
+    /// uniform cuts, 1.96 s with 10 and 1.85 s with 9 (fewer would take a sixth chunk); a
+    /// pin of N = 28 (100000007) 6.79, 6.18 and 6.16 s. Keeping the chunks but widening
+    /// them (a block twice the size) made `count 25 --shard 7/20000` 1 to 2% slower.
     pub(super) fn uniform_cuts(cuts: usize, bits: u32) -> usize {
         let layout = |cuts: usize| Layout::for_bits(bits - cuts as u32);
         let mut uniform = cuts;
@@ -143,12 +142,12 @@ impl PairCounter {
     fn split_bit(&self, parts: &Parts, items: &ItemSets) -> Option<u32> {
         let patterns: [&[u64]; LISTS] =
             std::array::from_fn(|l| &self.patterns[l][parts[l].clone()]);
-        let (by_patterns, sampled_patterns) = held_by_sample(&patterns);
+        let (by_patterns, sampled_patterns) = held_by_sample(&patterns, SAMPLE);
         let sets: Vec<&[u64]> = items
             .iter()
             .flat_map(|(sets, _)| sets.iter().copied())
             .collect();
-        let (by_items, sampled_items) = held_by_sample(&sets);
+        let (by_items, sampled_items) = held_by_sample(&sets, SAMPLE);
         let pairs = |b: usize| by_patterns[b] * by_items[b];
         let best = (0..64).max_by_key(|&b| pairs(b))?;
         if pairs(best) == 0 {
@@ -215,23 +214,6 @@ fn subsets(set: usize) -> impl Iterator<Item = usize> {
         next = (this != 0).then(|| (this - 1) & set);
         Some(this)
     })
-}
-
-/// For each bit, how many of a sample of about [`SAMPLE`] of `sets`' keys hold it, and
-/// how many were sampled.
-fn held_by_sample(sets: &[&[u64]]) -> ([u64; 64], u64) {
-    let mut counts = [0u64; 64];
-    let mut sampled = 0;
-    let step = sets.iter().map(|s| s.len()).sum::<usize>() / SAMPLE + 1;
-    for &key in sets.iter().flat_map(|s| s.iter().step_by(step)) {
-        sampled += 1;
-        let mut rest = key;
-        while rest != 0 {
-            counts[rest.trailing_zeros() as usize] += 1;
-            rest &= rest - 1;
-        }
-    }
-    (counts, sampled.max(1))
 }
 
 /// Reorders `keys` so that those lacking `bit` come first (in their order), and says how
