@@ -489,9 +489,10 @@ impl PairCounter {
             // The item groups whose cut bits miss this bucket's: the subsets of the
             // others (3^cuts pairs of groups in all, where every pair was 4^cuts).
             let free = !cut & ((1 << self.cuts) - 1);
-            let len: usize = self.bucket(cut).iter().map(Range::len).sum();
-            if self.splits && self.cuts > 0 && len >= self.split_from {
-                let Some(found) = self.count_split(cut, lists, (&sorted, &starts), halted) else {
+            let split = self.splits && self.cuts > 0;
+            if split && self.bucket(cut).iter().map(Range::len).sum::<usize>() >= self.split_from {
+                let groups = (free, &sorted, &starts);
+                let Some(found) = self.count_split(cut, lists, groups, halted) else {
                     total = None;
                     break 'cuts;
                 };
@@ -501,8 +502,7 @@ impl PairCounter {
             for (i, &(items, weight)) in lists.iter().enumerate() {
                 let keys = if as_they_come { items } else { &sorted[i] };
                 let starts = &starts[i];
-                let mut item_cut = free;
-                loop {
+                for item_cut in subsets(free) {
                     let group = &keys[starts[item_cut]..starts[item_cut + 1]];
                     if !group.is_empty() {
                         let Some(found) = self.count_bucket_until(cut, group, halted) else {
@@ -511,10 +511,6 @@ impl PairCounter {
                         };
                         total = total.map(|t| t + weight * found);
                     }
-                    if item_cut == 0 {
-                        break;
-                    }
-                    item_cut = (item_cut - 1) & free;
                 }
             }
         }
@@ -607,6 +603,16 @@ impl PairCounter {
             sliced::count(self.kernel, &self.sliced, self.layout, items)
         }
     }
+}
+
+/// The subsets of `set`'s bits, `set` first and 0 last.
+fn subsets(set: usize) -> impl Iterator<Item = usize> {
+    let mut next = Some(set);
+    std::iter::from_fn(move || {
+        let this = next?;
+        next = (this != 0).then(|| (this - 1) & set);
+        Some(this)
+    })
 }
 
 /// For each bit, how many of a sample of about `sample` of `sets`' keys (one every so

@@ -10,7 +10,7 @@
 //! its own), so no key is rearranged; the patterns are partitioned in place, and each
 //! part's items are filtered from its parent's.
 
-use super::{ITEMS_PER_LOOK, LISTS, MIN_SLICED, PairCounter, Parts, held_by_sample};
+use super::{ITEMS_PER_LOOK, LISTS, MIN_SLICED, PairCounter, Parts, held_by_sample, subsets};
 use crate::cpu::{Kernel, KernelLevel};
 use crate::methods::halves::cuts;
 use crate::methods::halves::sliced::{BLOCK, Layout};
@@ -58,15 +58,15 @@ impl PairCounter {
     /// How many pairs of bucket `cut`'s patterns and `lists` of items share no bit (each
     /// counted by its weights), the bucket split while its parts are large; `None` if
     /// halted. The items come sorted by their cut bits (`sorted`: each list's keys and
-    /// where each cut value's start); those whose cut bits miss the bucket's count.
+    /// where each cut value's start); those whose cut bits are among `free` (the cut bits
+    /// the bucket lacks) count.
     pub(super) fn count_split(
         &mut self,
         cut: usize,
         lists: &[(&[u64], u64)],
-        (sorted, starts): (&[Vec<u64>; LISTS], &[Vec<usize>; LISTS]),
+        (free, sorted, starts): (usize, &[Vec<u64>; LISTS], &[Vec<usize>; LISTS]),
         halted: &dyn Fn() -> bool,
     ) -> Option<u64> {
-        let free = !cut & ((1 << self.cuts) - 1);
         let groups: [Vec<&[u64]>; LISTS] = std::array::from_fn(|i| {
             if i >= lists.len() {
                 return Vec::new();
@@ -107,7 +107,7 @@ impl PairCounter {
         }
         let len: usize = parts.iter().map(Range::len).sum();
         let bit = match filtered {
-            [_, ..] if len >= self.split_from => self.split_bit(&parts, items),
+            [_, ..] if len >= self.split_from => self.split_bit(&parts, len, items),
             _ => None,
         };
         let (Some(bit), [clear, deeper @ ..]) = (bit, filtered) else {
@@ -136,10 +136,10 @@ impl PairCounter {
         Some(held + self.count_part(lacking, items, deeper, halted)?)
     }
 
-    /// The bit to split the patterns of `parts` by: the one held by the most pairs of
-    /// them and `items` (estimated on samples), if splitting by it saves more than it
-    /// costs.
-    fn split_bit(&self, parts: &Parts, items: &ItemSets) -> Option<u32> {
+    /// The bit to split the patterns of `parts` (`len` in all) by: the one held by the
+    /// most pairs of them and `items` (estimated on samples), if splitting by it saves
+    /// more than it costs.
+    fn split_bit(&self, parts: &Parts, len: usize, items: &ItemSets) -> Option<u32> {
         let patterns: [&[u64]; LISTS] =
             std::array::from_fn(|l| &self.patterns[l][parts[l].clone()]);
         let (by_patterns, sampled_patterns) = held_by_sample(&patterns, SAMPLE);
@@ -164,7 +164,6 @@ impl PairCounter {
                 VISIT + chunks * (len / BLOCK as f64).ceil()
             }
         };
-        let len: usize = parts.iter().map(Range::len).sum();
         let items_len: usize = sets.iter().map(|s| s.len()).sum();
         let held = len as f64 * by_patterns[best] as f64 / sampled_patterns as f64;
         let lack = 1.0 - by_items[best] as f64 / sampled_items as f64;
@@ -204,16 +203,6 @@ impl PairCounter {
         }
         Some(total)
     }
-}
-
-/// The subsets of `set`'s bits, `set` first and 0 last.
-fn subsets(set: usize) -> impl Iterator<Item = usize> {
-    let mut next = Some(set);
-    std::iter::from_fn(move || {
-        let this = next?;
-        next = (this != 0).then(|| (this - 1) & set);
-        Some(this)
-    })
 }
 
 /// Reorders `keys` so that those lacking `bit` come first (in their order), and says how
