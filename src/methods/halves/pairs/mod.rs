@@ -4,9 +4,10 @@
 //! Patterns are stored bit-sliced in blocks of 512: for each key bit, a 512-bit mask of the
 //! patterns that lack it. The patterns compatible with an item are then the AND of the
 //! masks of the item's bits, and their number a popcount. The ANDs of every combination of
-//! six neighbouring bits are precomputed, so an item costs one load and AND per
-//! chunk of its key, whatever its bits, plus one popcount, per 512 patterns. Few patterns
-//! are compared one by one instead.
+//! six or seven neighbouring bits are precomputed, so an item costs one load and AND per
+//! chunk of its key, whatever its bits, plus one popcount, per 512 patterns; a bucket (or
+//! part) that many items meet takes chunks of up to nine bits, fewer loads a visit for
+//! more masks to build. Few patterns are compared one by one instead.
 //!
 //! The blocks are built by `blocks` and counted by the kernels of `sliced` (portable,
 //! AVX2, AVX-512), chosen by the counter's kernel level.
@@ -16,12 +17,13 @@
 //! patterns (an even board's West by class) are loaded at once where the kernel can weigh
 //! its counts lane by lane, each list from a lane of its own.
 
+mod part;
 mod split;
 
 use super::blocks::{self, Lanes};
 use super::cuts;
 use super::load_side::{self, Side};
-use super::sliced::{self, BLOCK, Bits512, Layout};
+use super::sliced::{BLOCK, Bits512, Layout};
 use crate::cpu::Kernel;
 use std::ops::Range;
 
@@ -75,8 +77,10 @@ pub struct PairCounter {
     /// once, they were written out to memory and read back (56 bytes a pattern, a
     /// seventh of a shard of N = 24 spent writing them).
     sliced: Vec<Bits512>,
-    /// Which bucket `sliced` holds.
+    /// Which bucket `sliced` holds, and how its blocks lie (the load's layout, or
+    /// wider chunks where many items meet them: see [`PairCounter::part_layout`]).
     built: Option<usize>,
+    built_layout: Layout,
     /// Scratch: each list of items as counted (squeezed or sorted by cut), and where
     /// each cut value's start.
     items: [Vec<u64>; LISTS],
@@ -145,6 +149,7 @@ impl PairCounter {
             bits: key_bits,
             squeeze: 0,
             layout: Layout::for_bits(key_bits),
+            built_layout: Layout::for_bits(key_bits),
             cut_bits: Vec::new(),
             cuts: 0,
             fast_extract: kernel.has_avx2() && crate::cpu::fast_pext(),
@@ -293,11 +298,12 @@ impl PairCounter {
             self.patterns[0].clear();
             self.sliced.clear();
             self.reserve_blocks(len.div_ceil(BLOCK));
+            self.built_layout = self.part_layout(items_len);
             let lacking = &mut self.lacking[..self.bits as usize];
             blocks::build(
                 self.kernel,
                 patterns[0],
-                self.layout,
+                self.built_layout,
                 lacking,
                 &mut self.sliced,
             );
@@ -344,17 +350,6 @@ impl PairCounter {
             cuts += 1;
         }
         cuts
-    }
-
-    /// Room for `blocks` blocks in `sliced` (empty), allocated anew where it grows:
-    /// growing would copy the old contents, of no use.
-    fn reserve_blocks(&mut self, blocks: usize) {
-        let needed = blocks * self.layout.block();
-        if self.sliced.capacity() < needed {
-            // The old one first let go of, so that the two are never held at once.
-            self.sliced = Vec::new();
-            self.sliced.reserve_exact(needed);
-        }
     }
 
     /// How many (pattern, item) pairs share no bit.
@@ -499,13 +494,21 @@ impl PairCounter {
                 total = total.map(|t| t + found);
                 continue;
             }
+            let meeting = starts[..lists.len()]
+                .iter()
+                .map(|starts| {
+                    let lens = subsets(free).map(|c| starts[c + 1] - starts[c]);
+                    lens.sum::<usize>()
+                })
+                .sum();
             for (i, &(items, weight)) in lists.iter().enumerate() {
                 let keys = if as_they_come { items } else { &sorted[i] };
                 let starts = &starts[i];
                 for item_cut in subsets(free) {
                     let group = &keys[starts[item_cut]..starts[item_cut + 1]];
                     if !group.is_empty() {
-                        let Some(found) = self.count_bucket_until(cut, group, halted) else {
+                        let found = self.count_bucket_until(cut, group, meeting, halted);
+                        let Some(found) = found else {
                             total = None;
                             break 'cuts;
                         };
@@ -525,6 +528,7 @@ impl PairCounter {
         &mut self,
         cut: usize,
         items: &[u64],
+        meeting: usize,
         halted: &dyn Fn() -> bool,
     ) -> Option<u64> {
         let mut total = 0;
@@ -532,21 +536,21 @@ impl PairCounter {
             if i > 0 && halted() {
                 return None;
             }
-            total += self.count_bucket(cut, slice);
+            total += self.count_bucket(cut, slice, meeting);
         }
         Some(total)
     }
 
     /// How many pairs of bucket `cut`'s patterns and `items` share no bit (each counted
-    /// by its pattern's list's weight).
-    fn count_bucket(&mut self, cut: usize, items: &[u64]) -> u64 {
+    /// by its pattern's list's weight); `meeting` items in all meet the bucket.
+    fn count_bucket(&mut self, cut: usize, items: &[u64], meeting: usize) -> u64 {
         // (A bucket built at the load, from the patterns as given, is not in `patterns`.)
         let parts = self.bucket(cut);
         if parts.iter().map(Range::len).sum::<usize>() < MIN_SLICED {
             return self.count_plain_part(&parts, items);
         }
         if self.built != Some(cut) {
-            self.build_part(&parts);
+            self.build_part(&parts, meeting);
             self.built = Some(cut);
         }
         self.count_built(items)
@@ -562,46 +566,6 @@ impl PairCounter {
                 0..0
             }
         })
-    }
-
-    /// How many pairs of the patterns of `parts` and `items` share no bit, the patterns
-    /// compared one by one.
-    fn count_plain_part(&self, parts: &Parts, items: &[u64]) -> u64 {
-        let lists = self.patterns.iter().zip(parts).zip(self.weights);
-        lists
-            .map(|((list, part), weight)| {
-                weight * sliced::count_plain(self.kernel, &list[part.clone()], items)
-            })
-            .sum()
-    }
-
-    /// Builds the blocks of the patterns of `parts` in `sliced` (where several lists or
-    /// weights are loaded, each list from a lane of its own).
-    fn build_part(&mut self, parts: &Parts) {
-        self.sliced.clear();
-        self.built = None;
-        let weighted = self.weighted();
-        let lacking = &mut self.lacking[..self.bits as usize];
-        if weighted {
-            let lists: [(&[u64], u64); LISTS] =
-                std::array::from_fn(|l| (&self.patterns[l][parts[l].clone()], self.weights[l]));
-            let (sliced, lanes) = (&mut self.sliced, &mut self.lanes);
-            let lists = &lists[..self.lists];
-            blocks::build_weighted(self.kernel, lists, self.layout, lacking, sliced, lanes);
-        } else {
-            let part = &self.patterns[0][parts[0].clone()];
-            blocks::build(self.kernel, part, self.layout, lacking, &mut self.sliced);
-        }
-    }
-
-    /// How many pairs of the built blocks' patterns and `items` share no bit.
-    fn count_built(&self, items: &[u64]) -> u64 {
-        if self.weighted() {
-            let weights = &self.lanes.weights;
-            sliced::count_weighted(self.kernel, &self.sliced, self.layout, items, weights)
-        } else {
-            sliced::count(self.kernel, &self.sliced, self.layout, items)
-        }
     }
 }
 
@@ -659,6 +623,7 @@ fn counted<'a>(lists: &[(&'a [u64], u64)]) -> ([(&'a [u64], u64); LISTS], usize)
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::methods::halves::sliced;
 
     /// `len` random keys of `bits` bits, each bit set with probability `1 / one_in`
     /// (about 1/3 near the middle of half-boards' bands; 1/4 for sparser ones).
@@ -867,6 +832,74 @@ mod tests {
             counter.side_to_load(&thousand, &[(&ten, 1)], 1 << 22),
             Side::Lists
         );
+    }
+
+    #[test]
+    fn wide_chunks_count_what_a_double_loop_counts() {
+        // Every layout of fewer, wider chunks than a load's own, by every kernel, plainly
+        // and weighted (a last block part full; lists that start lanes of their own).
+        let mut rng = fastrand::Rng::with_seed(37);
+        for kernel in Kernel::available() {
+            for bits in 1..=MAX_KEY_BITS {
+                let patterns = random_keys(&mut rng, 1100, bits, 4);
+                let items = random_keys(&mut rng, 100, bits, 4);
+                let (a, b) = patterns.split_at(100);
+                let want_weighted = 3 * naive(a, &items) + 2 * naive(b, &items);
+                for chunks in bits.div_ceil(9) as usize..Layout::for_bits(bits).chunks {
+                    let width = bits.div_ceil(chunks as u32);
+                    let layout = Layout { chunks, width };
+                    let (mut lacking, mut sliced) = (vec![Bits512([0; 8]); bits as usize], vec![]);
+                    blocks::build(kernel, &patterns, layout, &mut lacking, &mut sliced);
+                    let got = sliced::count(kernel, &sliced, layout, &items);
+                    assert_eq!(got, naive(&patterns, &items), "{kernel:?}, {layout:?}");
+                    let mut lanes = Lanes::default();
+                    sliced.clear();
+                    let (lists, out) = ([(a, 3), (b, 2)], &mut sliced);
+                    blocks::build_weighted(kernel, &lists, layout, &mut lacking, out, &mut lanes);
+                    let got =
+                        sliced::count_weighted(kernel, &sliced, layout, &items, &lanes.weights);
+                    assert_eq!(got, want_weighted, "{kernel:?}, {layout:?} weighted");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn parts_met_by_many_items_take_wider_chunks() {
+        let mut rng = fastrand::Rng::with_seed(41);
+        let key_bits = 36;
+        let patterns = random_keys(&mut rng, 1_500, key_bits, 3);
+        let items = random_keys(&mut rng, 20_000, key_bits, 3);
+        for kernel in Kernel::available() {
+            let mut counter = PairCounter::new(key_bits, kernel);
+            // No cut: the one bucket is built at the load, for the items to come.
+            counter.load(&patterns, &[&items[..100]]);
+            assert_eq!(counter.cuts, 0);
+            assert_eq!(counter.built_layout, counter.layout, "{kernel:?}");
+            counter.load(&patterns, &[&items]);
+            assert!(
+                counter.built_layout.chunks < counter.layout.chunks,
+                "{kernel:?}"
+            );
+            assert_eq!(
+                counter.count(&items),
+                naive(&patterns, &items),
+                "{kernel:?}"
+            );
+            // Cut into buckets, each met by thousands of items.
+            counter.bucket_min = 64;
+            counter.load(&patterns, &[&items]);
+            assert!(counter.cuts > 0);
+            assert_eq!(
+                counter.count(&items),
+                naive(&patterns, &items),
+                "{kernel:?}"
+            );
+            assert!(
+                counter.built_layout.chunks < counter.layout.chunks,
+                "{kernel:?}"
+            );
+        }
     }
 
     #[test]

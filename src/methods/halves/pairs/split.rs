@@ -183,7 +183,8 @@ impl PairCounter {
     ) -> Option<u64> {
         let sliced = parts.iter().map(Range::len).sum::<usize>() >= MIN_SLICED;
         if sliced {
-            self.build_part(parts);
+            let sets = items.iter().flat_map(|(sets, _)| sets.iter());
+            self.build_part(parts, sets.map(|set| set.len()).sum());
         }
         let mut total = 0;
         for &(sets, weight) in items {

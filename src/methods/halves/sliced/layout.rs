@@ -1,9 +1,20 @@
-//! How a block's masks lie: the chunks a load's keys are cut into ([`Layout`]), the
-//! blocks of 512 patterns ([`Bits512`] masks), and where an item's masks lie in a block;
-//! shared by every kernel.
+//! How a block's masks lie: the chunks a load's keys are cut into ([`Layout`]: 6 or 7
+//! bits, up to 9 for a part that many items meet), the blocks of 512 patterns
+//! ([`Bits512`] masks), and where an item's masks lie in a block; shared by every kernel.
 
 /// Patterns per block: one bit of a [`Bits512`] each.
 pub const BLOCK: usize = 512;
+
+/// The widest chunks of [`Layout::for_visits`]: 9 bits, 512 masks (32 KB) a chunk.
+const MAX_WIDTH: u32 = 9;
+/// What building a mask costs, in loads of a mask by a kernel's visit. The kernels are
+/// bound by their loads (on a Zen 4, masks always in L1 made a pin of N = 28 only 3%
+/// faster), so a chunk fewer saves a visit a load. With 4, against 5 chunks of 7 bits
+/// or 6 of 6 for all: pins of N = 28 (`count 28 --method halves --shard k/280840224
+/// --threads 1`) 9 to 13% faster, `count 26 --shard 7/1000000 --threads 1` 12%, a pin
+/// of N = 27 3%, shards of N = 23 and 24 level; count 18 level (with 2, 5% slower: its
+/// parts are met by fewer items). With 1, 2 or 4, the large cases were level.
+const MASK_COST: f64 = 4.0;
 
 /// How a load's keys are cut into chunks: each chunk of `width` neighbouring key bits
 /// selects one of `2^width` precomputed masks of a block.
@@ -37,6 +48,44 @@ impl Layout {
                 width: 6,
             }
         }
+    }
+
+    /// The layout for a part of keys of `bits` bits whose blocks each item meets
+    /// `visits` times in all: [`Layout::for_bits`]'s, or chunks of up to [`MAX_WIDTH`]
+    /// bits where they take fewer chunks and the loads a visit saves outweigh the masks
+    /// more to build (see [`MASK_COST`]).
+    pub fn for_visits(bits: u32, visits: usize) -> Layout {
+        let cost = |layout: Layout| {
+            visits as f64 * layout.chunks as f64 + MASK_COST * layout.block() as f64
+        };
+        Layout::wider(bits).fold(Layout::for_bits(bits), |best, layout| {
+            if cost(layout) < cost(best) {
+                layout
+            } else {
+                best
+            }
+        })
+    }
+
+    /// The layout of [`Layout::for_visits`] whose blocks are the largest.
+    pub fn largest(bits: u32) -> Layout {
+        Layout::wider(bits).fold(Layout::for_bits(bits), |largest, layout| {
+            if layout.block() > largest.block() {
+                layout
+            } else {
+                largest
+            }
+        })
+    }
+
+    /// The layouts of fewer chunks than [`Layout::for_bits`]'s, each with the narrowest
+    /// chunks that fit, up to [`MAX_WIDTH`] bits.
+    fn wider(bits: u32) -> impl Iterator<Item = Layout> {
+        let fewest = bits.div_ceil(MAX_WIDTH).max(1) as usize;
+        (fewest..Layout::for_bits(bits).chunks).map(move |chunks| Layout {
+            chunks,
+            width: bits.div_ceil(chunks as u32),
+        })
     }
 
     /// Masks per chunk.
@@ -80,6 +129,21 @@ macro_rules! with_layout {
             (7, 7) => $kernel::<7, 7>($($args),*),
             (8, 7) => $kernel::<8, 7>($($args),*),
             (9, 7) => $kernel::<9, 7>($($args),*),
+            (1, 8) => $kernel::<1, 8>($($args),*),
+            (2, 8) => $kernel::<2, 8>($($args),*),
+            (3, 8) => $kernel::<3, 8>($($args),*),
+            (4, 8) => $kernel::<4, 8>($($args),*),
+            (5, 8) => $kernel::<5, 8>($($args),*),
+            (6, 8) => $kernel::<6, 8>($($args),*),
+            (7, 8) => $kernel::<7, 8>($($args),*),
+            (8, 8) => $kernel::<8, 8>($($args),*),
+            (1, 9) => $kernel::<1, 9>($($args),*),
+            (2, 9) => $kernel::<2, 9>($($args),*),
+            (3, 9) => $kernel::<3, 9>($($args),*),
+            (4, 9) => $kernel::<4, 9>($($args),*),
+            (5, 9) => $kernel::<5, 9>($($args),*),
+            (6, 9) => $kernel::<6, 9>($($args),*),
+            (7, 9) => $kernel::<7, 9>($($args),*),
             other => unreachable!("{other:?}: keys have at most 58 bits"),
         }
     };
@@ -138,5 +202,38 @@ pub(super) fn chunk_mask<const CHUNKS: usize, const WIDTH: u32>(
             .cast::<u8>()
             .add(offset)
             .cast::<Bits512>()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn many_visits_take_fewer_wider_chunks() {
+        // 36 bits: six chunks of 6 bits, or four of 9 (2,048 masks a block, not 384).
+        assert_eq!(Layout::for_visits(36, 0), Layout::for_bits(36));
+        assert_eq!(Layout::for_visits(36, 1_000), Layout::for_bits(36));
+        let wide = Layout {
+            chunks: 4,
+            width: 9,
+        };
+        assert_eq!(Layout::for_visits(36, 100_000), wide);
+        assert_eq!(Layout::largest(36), wide);
+        // 37 bits: five chunks of 8 where four cannot hold them.
+        assert_eq!(
+            Layout::for_visits(37, 100_000),
+            Layout {
+                chunks: 5,
+                width: 8
+            }
+        );
+        // Keys that one chunk of 7 holds have nothing wider to take.
+        assert_eq!(Layout::for_visits(7, 1 << 30), Layout::for_bits(7));
+        for bits in 1..=58 {
+            let layout = Layout::for_visits(bits, 1 << 30);
+            assert!(layout.chunks as u32 * layout.width >= bits && layout.width <= MAX_WIDTH);
+            assert!(Layout::largest(bits).block() >= layout.block());
+        }
     }
 }
