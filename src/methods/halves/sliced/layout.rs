@@ -11,8 +11,8 @@ const MAX_WIDTH: u32 = 9;
 /// bound by their loads (on a Zen 4, masks always in L1 made a pin of N = 28 only 3%
 /// faster), so a chunk fewer saves a visit a load. With 4, against 5 chunks of 7 bits
 /// or 6 of 6 for all: pins of N = 28 (`count 28 --method halves --shard k/280840224
-/// --threads 1`) 9 to 13% faster, `count 26 --shard 7/1000000 --threads 1` 12%, a pin
-/// of N = 27 3%, shards of N = 23 and 24 level; count 18 level (with 2, 5% slower: its
+/// --threads 1`) 8 to 14% faster, `count 26 --shard 7/1000000 --threads 1` 12%, a pin
+/// of N = 27 4%, shards of N = 23 and 24 level; count 18 level (with 2, 5% slower: its
 /// parts are met by fewer items). With 1, 2 or 4, the large cases were level.
 const MASK_COST: f64 = 4.0;
 
@@ -50,8 +50,8 @@ impl Layout {
         }
     }
 
-    /// The layout for a part of keys of `bits` bits whose blocks each item meets
-    /// `visits` times in all: [`Layout::for_bits`]'s, or chunks of up to [`MAX_WIDTH`]
+    /// The layout for a part of keys of `bits` bits whose blocks `visits` items will
+    /// each visit: [`Layout::for_bits`]'s, or chunks of up to [`MAX_WIDTH`]
     /// bits where they take fewer chunks and the loads a visit saves outweigh the masks
     /// more to build (see [`MASK_COST`]).
     pub fn for_visits(bits: u32, visits: usize) -> Layout {
