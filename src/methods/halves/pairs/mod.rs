@@ -494,21 +494,32 @@ impl PairCounter {
                 total = total.map(|t| t + found);
                 continue;
             }
-            let meeting = starts[..lists.len()]
-                .iter()
-                .map(|starts| {
-                    let lens = subsets(free).map(|c| starts[c + 1] - starts[c]);
-                    lens.sum::<usize>()
-                })
-                .sum();
+            // The bucket's blocks, built once for all the items that meet it (unless
+            // built at the load, or too few to build).
+            let parts = self.bucket(cut);
+            let sliced = parts.iter().map(Range::len).sum::<usize>() >= MIN_SLICED;
+            if sliced && self.built != Some(cut) {
+                let meeting: usize = starts[..lists.len()]
+                    .iter()
+                    .map(|starts| {
+                        subsets(free)
+                            .map(|c| starts[c + 1] - starts[c])
+                            .sum::<usize>()
+                    })
+                    .sum();
+                if meeting == 0 {
+                    continue;
+                }
+                self.build_part(&parts, meeting);
+                self.built = Some(cut);
+            }
             for (i, &(items, weight)) in lists.iter().enumerate() {
                 let keys = if as_they_come { items } else { &sorted[i] };
                 let starts = &starts[i];
                 for item_cut in subsets(free) {
                     let group = &keys[starts[item_cut]..starts[item_cut + 1]];
                     if !group.is_empty() {
-                        let found = self.count_bucket_until(cut, group, meeting, halted);
-                        let Some(found) = found else {
+                        let Some(found) = self.count_bucket_until(cut, group, halted) else {
                             total = None;
                             break 'cuts;
                         };
@@ -525,10 +536,9 @@ impl PairCounter {
     /// at `halted` between them when there are more (most calls have fewer items, and
     /// their caller looks before each cut value's buckets).
     fn count_bucket_until(
-        &mut self,
+        &self,
         cut: usize,
         items: &[u64],
-        meeting: usize,
         halted: &dyn Fn() -> bool,
     ) -> Option<u64> {
         let mut total = 0;
@@ -536,24 +546,21 @@ impl PairCounter {
             if i > 0 && halted() {
                 return None;
             }
-            total += self.count_bucket(cut, slice, meeting);
+            total += self.count_bucket(cut, slice);
         }
         Some(total)
     }
 
     /// How many pairs of bucket `cut`'s patterns and `items` share no bit (each counted
-    /// by its pattern's list's weight); `meeting` items in all meet the bucket.
-    fn count_bucket(&mut self, cut: usize, items: &[u64], meeting: usize) -> u64 {
-        // (A bucket built at the load, from the patterns as given, is not in `patterns`.)
-        let parts = self.bucket(cut);
-        if parts.iter().map(Range::len).sum::<usize>() < MIN_SLICED {
-            return self.count_plain_part(&parts, items);
+    /// by its pattern's list's weight): by its blocks where they are built, else one by
+    /// one. (A bucket built at the load, from the patterns as given, is not in
+    /// `patterns`.)
+    fn count_bucket(&self, cut: usize, items: &[u64]) -> u64 {
+        if self.built == Some(cut) {
+            self.count_built(items)
+        } else {
+            self.count_plain_part(&self.bucket(cut), items)
         }
-        if self.built != Some(cut) {
-            self.build_part(&parts, meeting);
-            self.built = Some(cut);
-        }
-        self.count_built(items)
     }
 
     /// Where bucket `cut` lies in each list of `patterns`.

@@ -55,37 +55,30 @@ impl Layout {
     /// bits where they take fewer chunks and the loads a visit saves outweigh the masks
     /// more to build (see [`MASK_COST`]).
     pub fn for_visits(bits: u32, visits: usize) -> Layout {
-        let cost = |layout: Layout| {
+        let cost = |layout: &Layout| {
             visits as f64 * layout.chunks as f64 + MASK_COST * layout.block() as f64
         };
-        Layout::wider(bits).fold(Layout::for_bits(bits), |best, layout| {
-            if cost(layout) < cost(best) {
-                layout
-            } else {
-                best
-            }
-        })
+        // The first of equal costs: the load's own layout.
+        let cheapest = Layout::choices(bits).min_by(|a, b| cost(a).total_cmp(&cost(b)));
+        cheapest.expect("a layout for any width")
     }
 
     /// The layout of [`Layout::for_visits`] whose blocks are the largest.
     pub fn largest(bits: u32) -> Layout {
-        Layout::wider(bits).fold(Layout::for_bits(bits), |largest, layout| {
-            if layout.block() > largest.block() {
-                layout
-            } else {
-                largest
-            }
-        })
+        let largest = Layout::choices(bits).max_by_key(|layout| layout.block());
+        largest.expect("a layout for any width")
     }
 
-    /// The layouts of fewer chunks than [`Layout::for_bits`]'s, each with the narrowest
+    /// [`Layout::for_bits`]'s layout, then those of fewer chunks, each with the narrowest
     /// chunks that fit, up to [`MAX_WIDTH`] bits.
-    fn wider(bits: u32) -> impl Iterator<Item = Layout> {
+    fn choices(bits: u32) -> impl Iterator<Item = Layout> {
+        let own = Layout::for_bits(bits);
         let fewest = bits.div_ceil(MAX_WIDTH).max(1) as usize;
-        (fewest..Layout::for_bits(bits).chunks).map(move |chunks| Layout {
+        let wider = (fewest..own.chunks).map(move |chunks| Layout {
             chunks,
             width: bits.div_ceil(chunks as u32),
-        })
+        });
+        std::iter::once(own).chain(wider)
     }
 
     /// Masks per chunk.
