@@ -433,6 +433,8 @@ fn extend(
     let skip = rest.trailing_zeros();
     let (row, left, right) = (row + skip, left >> skip, (right << skip) & all);
     let mut free = all & !(piece.columns | left | right);
+    // The last queen's row emits its placements here, not a call deeper each.
+    let last = rest >> (skip + 1) == 0;
     while free != 0 {
         let column = free.trailing_zeros();
         let bit = free & free.wrapping_neg();
@@ -442,6 +444,10 @@ fn extend(
             d1: piece.d1 | 1 << (row + column),
             d2: piece.d2 | 1 << (row + side - 1 - column),
         };
+        if last {
+            emit(next);
+            continue;
+        }
         extend(
             side,
             rows,
