@@ -6,7 +6,7 @@
 pub const BLOCK: usize = 512;
 
 /// The widest chunks of [`Layout::for_visits`]: 9 bits, 512 masks (32 KB) a chunk.
-const MAX_WIDTH: u32 = 9;
+pub(in crate::methods::halves) const MAX_WIDTH: u32 = 9;
 /// What building a mask costs, in loads of a mask by a kernel's visit. The kernels are
 /// bound by their loads (on a Zen 4, masks always in L1 made a pin of N = 28 only 3%
 /// faster), so a chunk fewer saves a visit a load. With 4, against 5 chunks of 7 bits
@@ -79,11 +79,6 @@ impl Layout {
             width: bits.div_ceil(chunks as u32),
         });
         std::iter::once(own).chain(wider)
-    }
-
-    /// Masks per chunk.
-    pub fn masks(self) -> usize {
-        1 << self.width
     }
 
     /// Masks per block.

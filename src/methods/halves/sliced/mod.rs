@@ -16,6 +16,7 @@ mod avx2;
 mod avx512;
 mod portable;
 
+pub(super) use layout::MAX_WIDTH;
 pub use layout::{BLOCK, Bits512, Layout};
 
 use crate::cpu::{Kernel, KernelLevel};
