@@ -434,7 +434,7 @@ fn extend(
     let (row, left, right) = (row + skip, left >> skip, (right << skip) & all);
     let mut free = all & !(piece.columns | left | right);
     // The last queen's row emits its placements here, not a call deeper each.
-    let last = rest >> (skip + 1) == 0;
+    let last = (rest >> skip) >> 1 == 0;
     while free != 0 {
         let column = free.trailing_zeros();
         let bit = free & free.wrapping_neg();
