@@ -17,6 +17,7 @@
 //! patterns (an even board's West by class) are loaded at once where the kernel can weigh
 //! its counts lane by lane, each list from a lane of its own.
 
+mod held;
 mod part;
 mod split;
 
@@ -25,6 +26,7 @@ use super::cuts;
 use super::load_side::{self, Side};
 use super::sliced::{BLOCK, Bits512, Layout};
 use crate::cpu::Kernel;
+use held::held_by_sample;
 use std::ops::Range;
 
 /// The widest key the counter takes (a join's keys have `2n - 2` bits: 50 at N = 26).
@@ -123,6 +125,23 @@ const BUCKET_MIN: usize = 2048;
 /// (about 5,000): slower with 1024 (1.49 to 1.85 s against 1.27 to 1.35 s).
 const MANY_ITEMS: usize = 8192;
 
+/// How many keys of each side a load samples to choose its cut bits: a share of them,
+/// within bounds. With 512 whatever the load, a larger sample of a large load chose cut
+/// bits that skip more pairs: with 4,096 the kernel's loads of a mask fell 2.0% on
+/// `count 24 --shard 7/20000`, 1.0% on `count 25 --shard 7/200000` and 2.1% on `count 26
+/// --shard 29/1000000` (16,384 gave no more); a small load's sample would cost as much
+/// as its count.
+struct Sample {
+    share: usize,
+    least: usize,
+    most: usize,
+}
+const CUT_SAMPLE: Sample = Sample {
+    share: 32,
+    least: 512,
+    most: 4096,
+};
+
 /// Patterns of a bucket (or a part of one) from which it is split further by a bit of
 /// its own (see `split`).
 const SPLIT_FROM: usize = 1024;
@@ -205,11 +224,14 @@ impl PairCounter {
     }
 
     /// Chooses the cut bits for counting `items` against `patterns`: the bits held by
-    /// the most pairs (estimated on a sample of each side), so that the buckets skip the
-    /// most pairs.
+    /// the most pairs (estimated on a sample of each side, see [`CUT_SAMPLE`]), so that
+    /// the buckets skip the most pairs.
     fn choose_cuts(&mut self, patterns: &[&[u64]], items: &[&[u64]]) {
-        const SAMPLE: usize = 512;
-        let held = |sets| held_by_sample(sets, SAMPLE).0;
+        let held = |sets: &[&[u64]]| {
+            let len: usize = sets.iter().map(|set| set.len()).sum();
+            let sample = (len / CUT_SAMPLE.share).clamp(CUT_SAMPLE.least, CUT_SAMPLE.most);
+            held_by_sample(sets, sample).0
+        };
         let (mut by_patterns, mut by_items) = (held(patterns), held(items));
         if self.squeeze != 0 {
             // Neither side is squeezed yet: bit `at` of a squeezed key is the `at`-th
@@ -584,23 +606,6 @@ fn subsets(set: usize) -> impl Iterator<Item = usize> {
         next = (this != 0).then(|| (this - 1) & set);
         Some(this)
     })
-}
-
-/// For each bit, how many of a sample of about `sample` of `sets`' keys (one every so
-/// many, across the sets) hold it, and how many were sampled.
-fn held_by_sample(sets: &[&[u64]], sample: usize) -> ([u64; 64], u64) {
-    let mut counts = [0u64; 64];
-    let mut sampled = 0;
-    let step = sets.iter().map(|s| s.len()).sum::<usize>() / sample + 1;
-    for &key in sets.iter().flat_map(|s| s.iter()).step_by(step) {
-        sampled += 1;
-        let mut rest = key;
-        while rest != 0 {
-            counts[rest.trailing_zeros() as usize] += 1;
-            rest &= rest - 1;
-        }
-    }
-    (counts, sampled.max(1))
 }
 
 /// Where a bucket (or a part of one) lies in each list of loaded patterns.

@@ -10,7 +10,8 @@
 //! its own), so no key is rearranged; the patterns are partitioned in place, and each
 //! part's items are filtered from its parent's.
 
-use super::{ITEMS_PER_LOOK, LISTS, MIN_SLICED, PairCounter, Parts, held_by_sample, subsets};
+use super::held::held_by_sample;
+use super::{ITEMS_PER_LOOK, LISTS, MIN_SLICED, PairCounter, Parts, subsets};
 use crate::cpu::{Kernel, KernelLevel};
 use crate::methods::halves::cuts;
 use crate::methods::halves::sliced::{BLOCK, Layout};
