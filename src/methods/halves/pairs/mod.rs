@@ -18,6 +18,7 @@
 //! its counts lane by lane, each list from a lane of its own.
 
 mod held;
+mod joint;
 mod part;
 mod split;
 
@@ -99,6 +100,9 @@ pub struct PairCounter {
     /// tests), and whether the loaded patterns' are.
     splits_from_cuts: usize,
     splits: bool,
+    /// How a load's pairs set the sample by which it chooses its cut bits jointly
+    /// (`joint::SAMPLE_SHIFT`; 0 in the tests, so that small loads do).
+    joint_shift: u32,
     /// Scratch for `split`: each depth's items, list by list, and a partition's keys.
     filtered: Vec<[Vec<u64>; LISTS]>,
     partition_scratch: Vec<u64>,
@@ -185,6 +189,7 @@ impl PairCounter {
             bucket_min: BUCKET_MIN,
             split_from: SPLIT_FROM,
             splits_from_cuts: SPLITS_FROM_CUTS,
+            joint_shift: joint::SAMPLE_SHIFT,
             splits: false,
             filtered: Vec::new(),
             partition_scratch: Vec::new(),
@@ -223,10 +228,25 @@ impl PairCounter {
             .expect("PEXT is fast only with a kernel of the AVX2 level");
     }
 
-    /// Chooses the cut bits for counting `items` against `patterns`: the bits held by
-    /// the most pairs (estimated on a sample of each side, see [`CUT_SAMPLE`]), so that
-    /// the buckets skip the most pairs.
+    /// Chooses the cut bits for counting `items` against `patterns`, so that the buckets
+    /// skip the most pairs: on a large load, each the bit that skips the most of the
+    /// sampled pairs the bits before it leave (see `joint`); on a smaller one, the bits
+    /// held by the most pairs each on its own (estimated on a sample of each side, see
+    /// [`CUT_SAMPLE`]).
     fn choose_cuts(&mut self, patterns: &[&[u64]], items: &[&[u64]]) {
+        let len = |sets: &[&[u64]]| sets.iter().map(|set| set.len()).sum::<usize>();
+        if let Some(sample) = joint::joint_sample(len(patterns), len(items), self.joint_shift) {
+            // Bits of the keys as they come: bit `b` is the squeezed key's bit `i` if it
+            // is the `i`-th the patterns use.
+            let used = match self.squeeze {
+                0 => u64::MAX >> (64 - self.bits),
+                squeeze => squeeze,
+            };
+            let chosen = joint::joint_cuts(patterns, items, used, self.cuts, sample);
+            let squeezed = |b: u32| (used & ((1 << b) - 1)).count_ones();
+            self.cut_bits = chosen.into_iter().map(squeezed).collect();
+            return;
+        }
         let held = |sets: &[&[u64]]| {
             let len: usize = sets.iter().map(|set| set.len()).sum();
             let sample = (len / CUT_SAMPLE.share).clamp(CUT_SAMPLE.least, CUT_SAMPLE.most);
@@ -672,7 +692,10 @@ mod tests {
         for kernel in Kernel::available() {
             let mut counter = PairCounter::new(key_bits, kernel);
             counter.bucket_min = 8;
-            for len in [600, 5_000, 70_000] {
+            // Cut bits ranked one by one, and chosen jointly (from 600 x 8,192 pairs).
+            let cases = [600, 5_000, 70_000].map(|len| [(len, joint::SAMPLE_SHIFT), (len, 0)]);
+            for (len, joint_shift) in cases.into_iter().flatten() {
+                counter.joint_shift = joint_shift;
                 counter.load(&patterns[..len], &[&items]);
                 if len == patterns.len() {
                     assert_eq!(counter.cuts, MAX_CUTS);
@@ -680,7 +703,7 @@ mod tests {
                 assert_eq!(
                     counter.count(&items[..300]),
                     naive(&patterns[..len], &items[..300]),
-                    "{kernel:?}, {len} patterns, {} cuts",
+                    "{kernel:?}, {len} patterns, {} cuts, shift {joint_shift}",
                     counter.cuts
                 );
             }
@@ -700,7 +723,10 @@ mod tests {
         for kernel in Kernel::available() {
             let mut counter = PairCounter::new(key_bits, kernel);
             counter.bucket_min = 16;
-            for len in [20, 3_000, 20_000] {
+            // Cut bits chosen jointly where the load is large enough (from 3,000 x 600).
+            let cases = [20, 3_000, 20_000].map(|len| [(len, joint::SAMPLE_SHIFT), (len, 0)]);
+            for (len, joint_shift) in cases.into_iter().flatten() {
+                counter.joint_shift = joint_shift;
                 counter.load(&patterns[..len], &[&items]);
                 if counter.fast_extract {
                     // Squeezed (by the sort, where there are cuts).
@@ -710,7 +736,7 @@ mod tests {
                 assert_eq!(
                     counter.count(&items),
                     naive(&patterns[..len], &items),
-                    "{kernel:?}, {len} patterns, {} cuts, squeezed to {:#x}",
+                    "{kernel:?}, {len} patterns, {} cuts, squeezed to {:#x}, shift {joint_shift}",
                     counter.cuts,
                     counter.squeeze
                 );
