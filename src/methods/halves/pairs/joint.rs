@@ -10,9 +10,9 @@
 //! pairs of disjoint values are counted group against group.
 
 /// `cuts` bits among `candidates` (bit positions of the keys), chosen one by one: each
-/// the bit held by both keys of the most (pattern, item) pairs of the samples that no
-/// bit chosen before skips (held by both keys). About `sample` keys of each side are
-/// sampled (at most [`SAMPLE_MOST`]).
+/// the bit that both keys of the most sampled (pattern, item) pairs hold, among the
+/// pairs that no bit chosen before skips (a pair is skipped by a bit both its keys
+/// hold). About `sample` keys of each side are sampled (at most [`SAMPLE_MOST`]).
 pub(super) fn joint_cuts(
     patterns: &[&[u64]],
     items: &[&[u64]],
@@ -80,9 +80,9 @@ const SAMPLE_LEAST: usize = 256;
 
 /// How many keys of each side a load of `patterns` against `items` samples to choose
 /// its cut bits jointly (the square root of its pairs shifted right by `shift` bits:
-/// [`SAMPLE_SHIFT`] but in tests), or `None` where it ranks them one by one: choosing costs
-/// about 250 steps a sampled key, against about a 4,000th of a load of a mask per pair
-/// of the load, so the sample grows with the square root of the load's pairs. Below
+/// [`SAMPLE_SHIFT`] but in tests), or `None` where it ranks them one by one. Choosing
+/// costs about 250 steps a sampled key, against about a 4,000th of a load of a mask per
+/// pair of the load, so the sample grows with the square root of the load's pairs. Below
 /// 2^32 pairs (shards of N = 23, about 75,000 patterns against 16,000 items a load)
 /// choosing jointly skipped no more pairs than ranking did.
 pub(super) fn joint_sample(patterns: usize, items: usize, shift: u32) -> Option<usize> {
@@ -111,9 +111,10 @@ fn add_bits(held: &mut Held, key: u64) {
     }
 }
 
-/// Takes `bit` as the next chosen bit: each of `keys` holding it moves from its
-/// value `v` (in `values`, below `rows.len()`) to `v + rows.len()`, and its bits' counts (`rows`, by value) with
-/// it: counted for the new values, taken from the old ones row by row.
+/// Takes `bit` as the next chosen bit: each of `keys` holding it moves from its value
+/// `v` (in `values`, below `rows.len()`) to `v + rows.len()`, and its bits' counts
+/// (`rows`, by value) with it: counted for the new values, taken from the old ones row
+/// by row.
 fn split_values(keys: &[u64], values: &mut [usize], bit: u32, rows: &mut Vec<Held>) {
     let low = rows.len();
     rows.resize(2 * low, [0; 64]);
