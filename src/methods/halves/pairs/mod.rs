@@ -234,40 +234,32 @@ impl PairCounter {
     /// held by the most pairs each on its own (estimated on a sample of each side, see
     /// [`CUT_SAMPLE`]).
     fn choose_cuts(&mut self, patterns: &[&[u64]], items: &[&[u64]]) {
-        let len = |sets: &[&[u64]]| sets.iter().map(|set| set.len()).sum::<usize>();
-        if let Some(sample) = joint::joint_sample(len(patterns), len(items), self.joint_shift) {
-            // Bits of the keys as they come: bit `b` is the squeezed key's bit `i` if it
-            // is the `i`-th the patterns use.
-            let used = match self.squeeze {
-                0 => u64::MAX >> (64 - self.bits),
-                squeeze => squeeze,
-            };
-            let chosen = joint::joint_cuts(patterns, items, used, self.cuts, sample);
-            let squeezed = |b: u32| (used & ((1 << b) - 1)).count_ones();
-            self.cut_bits = chosen.into_iter().map(squeezed).collect();
-            return;
-        }
-        let held = |sets: &[&[u64]]| {
-            let len: usize = sets.iter().map(|set| set.len()).sum();
-            let sample = (len / CUT_SAMPLE.share).clamp(CUT_SAMPLE.least, CUT_SAMPLE.most);
-            held_by_sample(sets, sample).0
+        // Neither side is squeezed yet: the bits are chosen among those of the keys as
+        // they come that the load uses, and bit `b` is the squeezed key's bit `i` if it
+        // is the `i`-th of those.
+        let used = match self.squeeze {
+            0 => u64::MAX >> (64 - self.bits),
+            squeeze => squeeze,
         };
-        let (mut by_patterns, mut by_items) = (held(patterns), held(items));
-        if self.squeeze != 0 {
-            // Neither side is squeezed yet: bit `at` of a squeezed key is the `at`-th
-            // bit the patterns use.
-            for counts in [&mut by_patterns, &mut by_items] {
-                let (mut rest, mut at, whole) = (self.squeeze, 0, *counts);
-                while rest != 0 {
-                    counts[at] = whole[rest.trailing_zeros() as usize];
-                    (at, rest) = (at + 1, rest & (rest - 1));
-                }
+        let len = |sets: &[&[u64]]| sets.iter().map(|set| set.len()).sum::<usize>();
+        let chosen = match joint::joint_sample(len(patterns), len(items), self.joint_shift) {
+            Some(sample) => joint::joint_cuts(patterns, items, used, self.cuts, sample),
+            None => {
+                let held = |sets: &[&[u64]]| {
+                    let sample = len(sets) / CUT_SAMPLE.share;
+                    held_by_sample(sets, sample.clamp(CUT_SAMPLE.least, CUT_SAMPLE.most)).0
+                };
+                let (by_patterns, by_items) = (held(patterns), held(items));
+                let mut bits: Vec<u32> = (0..64).filter(|&b| used >> b & 1 != 0).collect();
+                bits.sort_by_key(|&b| {
+                    std::cmp::Reverse(by_patterns[b as usize] * by_items[b as usize])
+                });
+                bits.truncate(MAX_CUTS);
+                bits
             }
-        }
-        let mut bits: Vec<u32> = (0..self.bits).collect();
-        bits.sort_by_key(|&b| std::cmp::Reverse(by_patterns[b as usize] * by_items[b as usize]));
-        bits.truncate(MAX_CUTS);
-        self.cut_bits = bits;
+        };
+        let squeezed = |b: u32| (used & ((1 << b) - 1)).count_ones();
+        self.cut_bits = chosen.into_iter().map(squeezed).collect();
     }
 
     /// Replaces the patterns, to be counted against `items` (or keys like them, in any
