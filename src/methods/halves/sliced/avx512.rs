@@ -7,22 +7,51 @@ use std::arch::x86_64::{
     _mm512_set1_epi64, _mm512_setzero_si512, _mm512_zextsi256_si512,
 };
 
-/// [`super::count_plain`] with AVX-512: eight patterns a step, each against every
-/// item.
+/// [`super::count_plain`] with AVX-512: up to 48 patterns held in six registers, each
+/// item broadcast once against all of them, their masks of clear lanes joined into one
+/// word and counted by one popcount. Against eight patterns at a time, each group
+/// against every item (a broadcast, a test and a popcount per eight pairs), `perf`'s
+/// samples in it fell 21% on `count 25 --shard 7/200000` (4.4% of the shard -> 3.5%)
+/// and 11% on a pin of N = 28.
 #[target_feature(enable = "avx512f,avx512bw,avx512vpopcntdq,popcnt,bmi1,bmi2,lzcnt")]
 pub(super) fn count_plain(patterns: &[u64], items: &[u64]) -> u64 {
+    patterns
+        .chunks(PLAIN_GROUPS * 8)
+        .map(|held| match held.len().div_ceil(8) {
+            1 => plain_held::<1>(held, items),
+            2 => plain_held::<2>(held, items),
+            3 => plain_held::<3>(held, items),
+            4 => plain_held::<4>(held, items),
+            5 => plain_held::<5>(held, items),
+            _ => plain_held::<PLAIN_GROUPS>(held, items),
+        })
+        .sum()
+}
+
+/// Registers of eight patterns [`count_plain`] holds at once.
+const PLAIN_GROUPS: usize = 6;
+
+/// [`count_plain`] of at most `8 GROUPS` patterns, held in `GROUPS` registers.
+#[inline(always)]
+fn plain_held<const GROUPS: usize>(patterns: &[u64], items: &[u64]) -> u64 {
     use std::arch::x86_64::{_mm512_maskz_loadu_epi64, _mm512_testn_epi64_mask};
+    assert!(patterns.len() <= 8 * GROUPS && GROUPS * 8 <= 64);
+    // SAFETY (all blocks): only inlined into `count_plain`, which has the features; the
+    // loads are masked to the patterns present.
+    let held: [__m512i; GROUPS] = std::array::from_fn(|g| {
+        let group = &patterns[(8 * g).min(patterns.len())..];
+        let present = (0xffu32 >> (8 - group.len().min(8))) as u8;
+        unsafe { _mm512_maskz_loadu_epi64(present, group.as_ptr().cast()) }
+    });
+    let present = u64::MAX >> (64 - patterns.len());
     let mut total = 0u64;
-    // SAFETY: compiled with AVX-512 F; the loads are masked to the patterns present.
-    unsafe {
-        for eight in patterns.chunks(8) {
-            let present = (0xffu32 >> (8 - eight.len())) as u8;
-            let lanes = _mm512_maskz_loadu_epi64(present, eight.as_ptr().cast());
-            for &item in items {
-                let clear = _mm512_testn_epi64_mask(lanes, _mm512_set1_epi64(item as i64));
-                total += u64::from((clear & present).count_ones());
-            }
-        }
+    for &item in items {
+        let item = unsafe { _mm512_set1_epi64(item as i64) };
+        let clear = held.iter().enumerate().fold(0u64, |clear, (g, &lanes)| {
+            let lanes_clear = unsafe { _mm512_testn_epi64_mask(lanes, item) };
+            clear | u64::from(lanes_clear) << (8 * g)
+        });
+        total += u64::from((clear & present).count_ones());
     }
     total
 }

@@ -77,3 +77,30 @@ pub(super) fn count_weighted(
         _ => with_layout!(layout, weighted_portable(sliced, items, weights)),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every kernel counts the patterns clear of each item as a double loop does, for
+    /// every number of patterns up to past what one pass holds (sparse keys, so that
+    /// many pairs are clear).
+    #[test]
+    fn plain_counts_are_every_kernels_the_same() {
+        let mut rng = fastrand::Rng::with_seed(29);
+        let mut key = || (0..40).fold(0u64, |k, b| k | u64::from(rng.u8(..6) == 0) << b);
+        let patterns: Vec<u64> = (0..130).map(|_| key()).collect();
+        let items: Vec<u64> = (0..37).map(|_| key()).collect();
+        for len in 0..=patterns.len() {
+            let patterns = &patterns[..len];
+            let naive = items
+                .iter()
+                .map(|&item| patterns.iter().filter(|&&p| p & item == 0).count() as u64)
+                .sum::<u64>();
+            for kernel in Kernel::available() {
+                let counted = count_plain(kernel, patterns, &items);
+                assert_eq!(counted, naive, "{kernel:?}, {len} patterns");
+            }
+        }
+    }
+}
