@@ -8,28 +8,63 @@ use std::arch::x86_64::{
     _mm256_srli_epi16, _mm256_xor_si256,
 };
 
-/// [`super::count_plain`] with AVX2: four patterns a step, each against every item.
+/// [`super::count_plain`] with AVX2: up to 32 patterns held in eight registers, each
+/// item broadcast once against all of them, their masks of clear lanes joined into one
+/// word and counted by one popcount (as the AVX-512 one). Against four patterns at a
+/// time, each group against every item, `perf`'s samples in it fell 27% on `count 25
+/// --shard 7/200000 --kernel avx2` (5.6% of the shard -> 4.3%).
 #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
 pub(super) fn count_plain(patterns: &[u64], items: &[u64]) -> u64 {
+    patterns
+        .chunks(PLAIN_GROUPS * 4)
+        .map(|held| match held.len().div_ceil(4) {
+            1 => plain_held::<1>(held, items),
+            2 => plain_held::<2>(held, items),
+            3 => plain_held::<3>(held, items),
+            4 => plain_held::<4>(held, items),
+            5 => plain_held::<5>(held, items),
+            6 => plain_held::<6>(held, items),
+            7 => plain_held::<7>(held, items),
+            _ => plain_held::<PLAIN_GROUPS>(held, items),
+        })
+        .sum()
+}
+
+/// Registers of four patterns [`count_plain`] holds at once (of sixteen).
+const PLAIN_GROUPS: usize = 8;
+
+/// [`count_plain`] of at most `4 GROUPS` patterns, held in `GROUPS` registers.
+#[inline(always)]
+fn plain_held<const GROUPS: usize>(patterns: &[u64], items: &[u64]) -> u64 {
     use std::arch::x86_64::{
         _mm256_castsi256_pd, _mm256_cmpeq_epi64, _mm256_cmpgt_epi64, _mm256_maskload_epi64,
         _mm256_movemask_pd, _mm256_setr_epi64x,
     };
-    let mut total = 0u64;
-    // SAFETY: compiled with AVX2; the loads are masked to the patterns present.
-    unsafe {
-        let lane_numbers = _mm256_setr_epi64x(0, 1, 2, 3);
-        for four in patterns.chunks(4) {
-            let present = _mm256_cmpgt_epi64(_mm256_set1_epi64x(four.len() as i64), lane_numbers);
-            let lanes = _mm256_maskload_epi64(four.as_ptr().cast(), present);
-            let present = _mm256_movemask_pd(_mm256_castsi256_pd(present));
-            for &item in items {
-                let shared = _mm256_and_si256(lanes, _mm256_set1_epi64x(item as i64));
-                let clear = _mm256_cmpeq_epi64(shared, _mm256_setzero_si256());
-                let clear = _mm256_movemask_pd(_mm256_castsi256_pd(clear)) & present;
-                total += u64::from(clear.count_ones());
-            }
+    assert!(patterns.len() <= 4 * GROUPS && GROUPS * 4 <= 64);
+    // SAFETY (all blocks): only inlined into `count_plain`, which has the features; the
+    // loads are masked to the patterns present.
+    let held: [__m256i; GROUPS] = std::array::from_fn(|g| {
+        let group = &patterns[(4 * g).min(patterns.len())..];
+        unsafe {
+            let lane_numbers = _mm256_setr_epi64x(0, 1, 2, 3);
+            let count = _mm256_set1_epi64x(group.len().min(4) as i64);
+            let present = _mm256_cmpgt_epi64(count, lane_numbers);
+            _mm256_maskload_epi64(group.as_ptr().cast(), present)
         }
+    });
+    let present = u64::MAX >> (64 - patterns.len());
+    let mut total = 0u64;
+    for &item in items {
+        let item = unsafe { _mm256_set1_epi64x(item as i64) };
+        let clear = held.iter().enumerate().fold(0u64, |clear, (g, &lanes)| {
+            let lanes_clear = unsafe {
+                let shared = _mm256_and_si256(lanes, item);
+                let clear = _mm256_cmpeq_epi64(shared, _mm256_setzero_si256());
+                _mm256_movemask_pd(_mm256_castsi256_pd(clear))
+            };
+            clear | (lanes_clear as u64) << (4 * g)
+        });
+        total += u64::from((clear & present).count_ones());
     }
     total
 }
