@@ -15,19 +15,14 @@ use std::arch::x86_64::{
 /// --shard 7/200000 --kernel avx2` (5.6% of the shard -> 4.3%).
 #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
 pub(super) fn count_plain(patterns: &[u64], items: &[u64]) -> u64 {
-    patterns
-        .chunks(PLAIN_GROUPS * 4)
-        .map(|held| match held.len().div_ceil(4) {
-            1 => plain_held::<1>(held, items),
-            2 => plain_held::<2>(held, items),
-            3 => plain_held::<3>(held, items),
-            4 => plain_held::<4>(held, items),
-            5 => plain_held::<5>(held, items),
-            6 => plain_held::<6>(held, items),
-            7 => plain_held::<7>(held, items),
-            _ => plain_held::<PLAIN_GROUPS>(held, items),
-        })
-        .sum()
+    plain_by_groups!(
+        patterns,
+        items,
+        4,
+        plain_held,
+        [1, 2, 3, 4, 5, 6, 7],
+        PLAIN_GROUPS
+    )
 }
 
 /// Registers of four patterns [`count_plain`] holds at once (of sixteen).

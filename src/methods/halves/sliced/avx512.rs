@@ -15,17 +15,14 @@ use std::arch::x86_64::{
 /// and 11% on a pin of N = 28.
 #[target_feature(enable = "avx512f,avx512bw,avx512vpopcntdq,popcnt,bmi1,bmi2,lzcnt")]
 pub(super) fn count_plain(patterns: &[u64], items: &[u64]) -> u64 {
-    patterns
-        .chunks(PLAIN_GROUPS * 8)
-        .map(|held| match held.len().div_ceil(8) {
-            1 => plain_held::<1>(held, items),
-            2 => plain_held::<2>(held, items),
-            3 => plain_held::<3>(held, items),
-            4 => plain_held::<4>(held, items),
-            5 => plain_held::<5>(held, items),
-            _ => plain_held::<PLAIN_GROUPS>(held, items),
-        })
-        .sum()
+    plain_by_groups!(
+        patterns,
+        items,
+        8,
+        plain_held,
+        [1, 2, 3, 4, 5],
+        PLAIN_GROUPS
+    )
 }
 
 /// Registers of eight patterns [`count_plain`] holds at once.

@@ -137,6 +137,21 @@ macro_rules! with_layout {
     };
 }
 
+/// The sum over `$patterns`, taken `$lanes` patterns a register and at most `$most`
+/// registers at a time, of `$kernel::<GROUPS>(held, $items)` with `GROUPS` the
+/// registers the patterns held take (a constant, so that the registers stay registers).
+macro_rules! plain_by_groups {
+    ($patterns:expr, $items:expr, $lanes:expr, $kernel:ident, [$($groups:literal),+], $most:expr) => {
+        $patterns
+            .chunks($most * $lanes)
+            .map(|held| match held.len().div_ceil($lanes) {
+                $($groups => $kernel::<$groups>(held, $items),)+
+                _ => $kernel::<$most>(held, $items),
+            })
+            .sum()
+    };
+}
+
 /// The sum over lanes of their weight times their count.
 #[inline(always)]
 pub(super) fn weigh(lanes: [u64; 8], weights: &[u64; 8]) -> u64 {
