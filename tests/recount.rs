@@ -84,12 +84,35 @@ fn recount_passes_honest_work_and_names_a_forged_count() {
             predicate::str::contains("0 differ")
                 .and(predicate::str::contains("other decomposition")),
         );
-    // An odd board has one decomposition: a second kernel only.
+    // An odd board's other decomposition counts its pins one by one.
     let odd_dir = tempfile::tempdir().unwrap();
     let odd = shards(odd_dir.path(), 13, 1);
     let out = nqueens()
         .args(["recount", "--json", "--sample", "100"])
         .arg(&odd[0])
+        .assert()
+        .success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(stdout.contains("\"other_decomposition\":true"), "{stdout}");
+    assert!(stdout.contains("\"differ\":[]"), "{stdout}");
+    // Backtracking has one decomposition: a second kernel only.
+    let backtracking = odd_dir.path().join("backtracking.json");
+    nqueens()
+        .args([
+            "count",
+            "11",
+            "--method",
+            "backtrack",
+            "--shard",
+            "1/1",
+            "-o",
+        ])
+        .arg(&backtracking)
+        .assert()
+        .success();
+    let out = nqueens()
+        .args(["recount", "--json", "--sample", "100%"])
+        .arg(&backtracking)
         .assert()
         .success();
     assert!(

@@ -174,9 +174,10 @@ pub struct Sizing {
     /// the whole count), and needs only its share's memory.
     pub parts: usize,
     /// Count each sub-problem by the method's other decomposition, where it has one (the
-    /// join's even boards: row sets pin by pin where they would be counted whole, and
-    /// whole where pin by pin): the same counts by another path, to check a result by.
-    /// A method without one refuses it ([`Refusal::NoOtherWay`]).
+    /// join's: an even board's row sets pin by pin where they would be counted whole,
+    /// and whole where pin by pin; an odd board's pins one by one where they are
+    /// counted together): the same counts by another path, to check a result by. A
+    /// method without one (backtracking) refuses it ([`Refusal::NoOtherWay`]).
     pub other_way: bool,
 }
 
@@ -236,7 +237,7 @@ impl Plan {
                 let join = Join::new(n, sizing.table_budget, sizing.parts.max(1))?;
                 match sizing.other_way {
                     false => Kind::Halves(join),
-                    true => Kind::Halves(join.the_other_way().ok_or(Refusal::NoOtherWay)?),
+                    true => Kind::Halves(join.the_other_way()),
                 }
             }
         };

@@ -2,7 +2,8 @@
 //! with a kernel none of the file's runs used where this CPU has one and, where the method
 //! has one, by its other decomposition (the join's even boards: row sets pin by pin where
 //! they were counted whole, and whole where pin by pin; from N = 28, each pin against East
-//! whole where it was counted against East queen by queen, and the reverse), each count
+//! whole where it was counted against East queen by queen, and the reverse; its odd
+//! boards: each pin apart where the pins sharing East were counted together), each count
 //! compared with the file's. Volunteer grids check their results by a quorum of two;
 //! this checks one at a chosen fraction of the cost.
 
@@ -32,7 +33,7 @@ struct JsonRecount {
     seed: u64,
     kernel: &'static str,
     /// Whether each sub-problem was counted by the method's other decomposition (the
-    /// join's even boards); else by the same one, with another kernel.
+    /// join's); else by the same one (backtracking's), with another kernel.
     other_decomposition: bool,
     /// Kernels of the runs that wrote the file.
     file_kernels: Vec<String>,

@@ -1,10 +1,11 @@
 //! The join as a counting method: its sub-problems (the counted row sets), their weights,
 //! and the worker loop that counts one row set at a time.
 
-use super::cross::Cross;
+use super::cross::{self, Cross};
 use super::cuts;
 use super::geometry::{Geometry, for_each_subset, reverse_rows};
 use super::inner::{self, EAST_QUEENS_FROM, InnerPin, PIN_FROM, inner_pins};
+use super::meet::Meet;
 use super::memory;
 use super::quadrants::QuadrantTable;
 use super::scratch::Scratch;
@@ -51,8 +52,9 @@ pub struct Join {
     pin_from: usize,
     /// Patterns the pair counter loads at once ([`PATTERNS_PER_LOAD`]).
     patterns_per_load: usize,
-    /// Count each even row set the other way: pin by pin where it would be counted
-    /// whole, and whole where pin by pin (a second decomposition, to check a count by).
+    /// Count each row set the other way (a second decomposition, to check a count by):
+    /// an even one pin by pin where it would be counted whole, and whole where pin by
+    /// pin; an odd one's pins one by one, not together.
     other_way: bool,
     /// Build East queen by queen of its inner column, and count each pin against each
     /// ([`EAST_QUEENS_FROM`], see `inner`).
@@ -131,17 +133,17 @@ impl Join {
         Ok(join)
     }
 
-    /// The same plan, each even row set counted the other way (pin by pin where it would
-    /// be counted whole, and whole where pin by pin; where each pin is a sub-problem of
-    /// its own, with East whole where it is built queen by queen, and the reverse);
-    /// `None` for an odd board, which has one way only.
-    pub fn the_other_way(mut self) -> Option<Join> {
+    /// The same plan, each row set counted the other way: an even one pin by pin where
+    /// it would be counted whole, and whole where pin by pin (where each pin is a
+    /// sub-problem of its own, with East whole where it is built queen by queen, and the
+    /// reverse); an odd one's pins one by one, each against East's keys clear of its
+    /// bars, where they are counted together.
+    pub fn the_other_way(mut self) -> Join {
         match self.pieces {
-            Pieces::RowSets(_) => self.other_way = true,
+            Pieces::RowSets(_) | Pieces::Cross(_) => self.other_way = true,
             Pieces::Pins(_) => self.east_by_queen = !self.east_by_queen,
-            Pieces::Cross(_) => return None,
         }
-        Some(self)
+        self
     }
 
     /// Sub-problems: counted row sets (an odd board's: see `cross`).
@@ -472,8 +474,10 @@ impl Join {
     }
 
     /// Counts the solutions on one row set of an odd board, every pin it allows or
-    /// those of one `slot` (see `cross`), weighted; `None` if halted. East's half-boards are built once, and
-    /// those clear of a pin's bars are counted against West's for that pin (or sized,
+    /// those of one `slot` (see `cross`), weighted; `None` if halted. East's half-boards
+    /// are built once for the pins that share them (those of one centre column's queen),
+    /// and counted against those pins' West half-boards together
+    /// (`cross::count_together`), or, counted the other way, pin by pin (or sized,
     /// see [`Meet`]).
     #[inline(always)]
     fn count_pins(
@@ -486,62 +490,28 @@ impl Join {
     ) -> Option<Tally> {
         let g = &self.geometry;
         scratch.east_of = None;
-        let Scratch {
-            kernel,
-            counter,
-            patterns: east,
-            classes,
-            half,
-            cleared,
-            ..
-        } = scratch;
-        let mut tally = Some(Tally::default());
-        let mut east_built_for = None;
-        let west = &mut classes[0];
+        let mut pins = Vec::new();
         Cross::for_each_pin(g, east_rows, slot, |pin| {
-            if east_built_for != Some(pin.east.blocked) {
-                east.clear();
-                let out = std::slice::from_mut(&mut *east);
-                if half
-                    .collect(g, &self.table, pin.east, east_rows, true, out, halted)
-                    .is_none()
-                {
-                    tally = None;
-                    return false;
-                }
-                east_built_for = Some(pin.east.blocked);
-                if let Some(tally) = &mut tally {
-                    tally.nodes += east.len() as u64;
-                }
-            }
-            let east = cuts::clear_of(*kernel, east, pin.east_bars, cleared);
-            west.clear();
-            if !east.is_empty() {
-                let out = std::slice::from_mut(&mut *west);
-                if half
-                    .collect(g, &self.table, pin.west, pin.west_rows, true, out, halted)
-                    .is_none()
-                {
-                    tally = None;
-                    return false;
-                }
-            }
-            let found = match meet {
-                Meet::Count => counter
-                    .count_disjoint(east, west, self.patterns_per_load, halted)
-                    .map(|found| pin.weight * found),
-                Meet::Size => Some(east.len() as u64 * west.len() as u64),
-            };
-            match (&mut tally, found) {
-                (Some(tally), Some(found)) => {
-                    tally.solutions += found;
-                    tally.nodes += west.len() as u64;
-                }
-                _ => tally = None,
-            }
-            tally.is_some()
+            pins.push(pin);
+            true
         });
-        tally
+        let mut tally = Tally::default();
+        for pins in pins.chunk_by(|a, b| a.east.blocked == b.east.blocked && a.weight == b.weight) {
+            let east = &mut scratch.patterns;
+            east.clear();
+            let out = std::slice::from_mut(east);
+            let east_half = pins[0].east;
+            (scratch.half).collect(g, &self.table, east_half, east_rows, true, out, halted)?;
+            tally.nodes += scratch.patterns.len() as u64;
+            let (table, per_load, nodes) = (&self.table, self.patterns_per_load, &mut tally.nodes);
+            let found = if meet == Meet::Count && !self.other_way {
+                cross::count_together(g, table, pins, scratch, per_load, nodes, halted)?
+            } else {
+                cross::count_one_by_one(g, table, pins, meet, scratch, per_load, nodes, halted)?
+            };
+            tally.solutions += pins[0].weight * found;
+        }
+        Some(tally)
     }
 
     /// Buffers for one thread's counts.
@@ -576,15 +546,6 @@ pub struct Size {
     pub pairs: u64,
     /// Half-boards it builds (its nodes).
     pub built: u64,
-}
-
-/// What a pass over a sub-problem's half-boards adds up, in [`Tally::solutions`]: the
-/// solutions (the count), or the pairs of half-boards the count compares at most (its
-/// size, with the pair counter left out: see [`Join::size`]).
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Meet {
-    Count,
-    Size,
 }
 
 #[cfg(test)]
@@ -677,9 +638,9 @@ pub(super) mod tests {
                 };
                 let whole = plan(PATTERNS_PER_LOAD);
                 assert!(!whole.east_by_queen);
-                let by_queen = plan(PATTERNS_PER_LOAD).the_other_way().expect("two ways");
+                let by_queen = plan(PATTERNS_PER_LOAD).the_other_way();
                 assert!(by_queen.east_by_queen);
-                let small_loads = plan(5).the_other_way().expect("two ways");
+                let small_loads = plan(5).the_other_way();
                 let [mut a, mut b, mut c, mut d] =
                     [&whole, &by_queen, &small_loads, &by_queen].map(|plan| plan.scratch(kernel));
                 let mut total = 0u128;
@@ -694,7 +655,7 @@ pub(super) mod tests {
                     total += u128::from(whole.weight(pin)) * u128::from(tally.solutions);
                 }
                 assert_eq!(Some(total), known(n).map(|k| k.total), "n = {n}");
-                assert!(!by_queen.the_other_way().unwrap().east_by_queen);
+                assert!(!by_queen.the_other_way().east_by_queen);
             }
         }
     }
@@ -713,6 +674,34 @@ pub(super) mod tests {
                     assert_eq!(size.built, count.nodes, "n = {n}, {id}, {kernel:?}");
                     assert!(8 * size.pairs >= count.solutions, "n = {n}, {id}");
                 }
+            }
+        }
+    }
+
+    /// An odd board's row set counts and builds the same with the pins that share East
+    /// counted together as pin by pin (its other way), with every kernel and in loads of
+    /// a few patterns too; its size builds what either builds.
+    #[test]
+    fn an_odd_row_set_counts_the_same_with_its_pins_together_as_one_by_one() {
+        for kernel in Kernel::available() {
+            for n in (5..=15).step_by(2) {
+                let together = Join::new(n, None, 1).unwrap();
+                let one_by_one = Join::new(n, None, 1).unwrap().the_other_way();
+                let mut small_loads = Join::new(n, None, 1).unwrap();
+                small_loads.patterns_per_load = 5;
+                let plans = [&together, &one_by_one, &small_loads, &together];
+                let [mut a, mut b, mut c, mut d] = plans.map(|plan| plan.scratch(kernel));
+                let mut total = 0u128;
+                for id in 0..together.len() {
+                    let name = format!("n = {n}, {id}, {kernel:?}");
+                    let tally = together.solve(id, &mut a);
+                    assert_eq!(one_by_one.solve(id, &mut b), tally, "{name}");
+                    assert_eq!(small_loads.solve(id, &mut c), tally, "{name}");
+                    let size = together.size(id, &mut d, &|| false).unwrap();
+                    assert_eq!(size.built, tally.nodes, "{name}");
+                    total += u128::from(tally.solutions);
+                }
+                assert_eq!(Some(total), known(n).map(|k| k.total), "n = {n}");
             }
         }
     }

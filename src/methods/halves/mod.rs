@@ -87,6 +87,7 @@ pub mod half_boards;
 mod inner;
 pub mod join;
 mod load_side;
+mod meet;
 pub mod memory;
 pub mod pairs;
 mod piece_pairs;

@@ -23,6 +23,9 @@ pub struct Scratch {
     pub(super) east_parts: Vec<(usize, u64)>,
     /// West's keys by class clear of one of East's inner-column queens.
     pub(super) west_cleared: [Vec<u64>; 3],
+    /// On an odd board, West's keys of the pins counted together, each with its pin's
+    /// East bars.
+    pub(super) west_of_pins: Vec<u64>,
 }
 
 impl Scratch {
@@ -38,6 +41,7 @@ impl Scratch {
             half: HalfScratch::new(kernel),
             east_parts: Vec::new(),
             west_cleared: Default::default(),
+            west_of_pins: Vec::new(),
         }
     }
 }
