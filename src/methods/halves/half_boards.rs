@@ -104,6 +104,34 @@ impl HalfScratch {
         }
         Some(())
     }
+
+    /// How many pairs of a north and a south piece on complementary columns `half` has on
+    /// these rows: its half-boards, diagonals not yet checked (a fifth to a quarter of
+    /// them are half-boards, on a median row set of N = 22 to 26). Cheap beside building
+    /// them: a product per column split, from the slabs and south pieces that building
+    /// uses (fetched here for it). `None` if halted while a slab is built.
+    pub(super) fn candidates(
+        &mut self,
+        g: &Geometry,
+        table: &QuadrantTable,
+        half: Half,
+        rows: u32,
+        halted: &dyn Fn() -> bool,
+    ) -> Option<u64> {
+        let north_rows = rows & ((1 << g.side) - 1);
+        let south_rows = rows >> g.south_row;
+        let south_cache = &mut self.south[usize::from(half.east)];
+        if south_cache.holds != Some(south_rows) {
+            south_cache.fill(g, table, half.east, south_rows, halted)?;
+        }
+        let north_slab = table.slab_until(north_rows, halted)?;
+        let mut pairs = 0u64;
+        for_each_subset_of(half.columns, north_rows.count_ones(), |columns| {
+            let (from, to) = south_cache.ranges[(half.columns ^ columns) as usize];
+            pairs += north_slab.pieces(columns).len() as u64 * u64::from(to - from);
+        });
+        Some(pairs)
+    }
 }
 
 /// Asks for the first cache line of `pieces` (eight pieces) to be brought into the

@@ -17,7 +17,7 @@
 //! # When
 //! Each pin loads East's keys anew (`w` loads of about half of them, instead of one of
 //! all), and West is built pin by pin: worth it only where the halves are large. Row sets
-//! whose East has fewer than [`PIN_FROM`] half-boards are counted whole.
+//! whose West has fewer than [`PIN_FROM`] candidate half-boards are counted whole.
 //!
 //! # East's inner column too
 //! East's inner column (`w`) likewise holds one queen, on one of East's rows `b`. From
@@ -40,11 +40,15 @@ use super::quadrants::QuadrantTable;
 use super::scratch::Scratch;
 use crate::cpu::Kernel;
 
-/// East's half-boards from which a row set is counted pin by pin. Instructions counted
-/// (callgrind, slab building left out) on `count 22 --shard 3/8000`: 12.6 G whole, 10.1 G
-/// pinned from 10,000 half-boards, 10.6 G from 30,000; on `count 20 --shard 3/400`
-/// (East's largest: 27,311): 3.8 G whole, 4.5 G pinned from 10,000.
-pub(super) const PIN_FROM: usize = 30_000;
+/// West's candidate half-boards (north and south pieces on complementary columns, see
+/// `HalfScratch::candidates`) from which a row set is counted pin by pin: below it,
+/// loads of the whole row set skip about as many pairs by their cut bits as the pins
+/// would, for a twelfth of the loads. Row sets timed both ways (one thread, counting
+/// only; 882 of N = 22, 204 of N = 24, 26 of N = 26): whole 5.11 / 17.72 / 62.32 s,
+/// pinned 7.17 / 22.49 / 46.53 s, the faster way each time 5.06 / 17.11 / 42.45 s, by
+/// this bound 5.11 / 17.72 / 44.32 s. The largest loads are where pins pay: their cut
+/// bits run out (`pairs`'s most), and a pin skips half of East's keys exactly.
+pub(super) const PIN_FROM: u64 = 32_000_000;
 
 /// From this board up, East is built and counted queen by queen of its inner column
 /// (see the module docs).

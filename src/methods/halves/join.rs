@@ -48,8 +48,9 @@ pub struct Join {
     geometry: Geometry,
     table: QuadrantTable,
     pieces: Pieces,
-    /// East's half-boards from which an even row set is counted pin by pin (`inner`).
-    pin_from: usize,
+    /// West's candidate half-boards from which an even row set is counted pin by pin
+    /// (`inner`).
+    pin_from: u64,
     /// Patterns the pair counter loads at once ([`PATTERNS_PER_LOAD`]).
     patterns_per_load: usize,
     /// Count each row set the other way (a second decomposition, to check a count by):
@@ -341,7 +342,7 @@ impl Join {
     /// half-boards against West's, by class (the pair counter loads whichever side is
     /// faster, see `pairs`). With a `slot`, only
     /// those with West's inner-column queen on the `slot`-th of West's rows (`inner`);
-    /// without, all, pin by pin where East is large.
+    /// without, all, pin by pin where West is large.
     ///
     /// East's half-boards count among the nodes of each pin counted apart, whether built
     /// for it or kept from the worker's previous pin: a pin's nodes are the same wherever
@@ -368,7 +369,15 @@ impl Join {
         }
         // West's half-boards count by class (how many long diagonals they hold).
         let weights = [self.plain_weight(east_rows), 2, 4];
-        let whole = slot.is_none() && (east < self.pin_from) != self.other_way;
+        let whole = match slot {
+            Some(_) => false,
+            None => {
+                let west = g.half(false);
+                let candidates =
+                    (scratch.half).candidates(g, &self.table, west, west_rows, halted)?;
+                (candidates < self.pin_from) != self.other_way
+            }
+        };
         let solutions = if whole {
             let parts = std::iter::once(InnerPin::none(g, west_rows));
             self.count_west(parts, weights, meet, scratch, &mut nodes, halted)?
