@@ -206,3 +206,37 @@ impl SouthPieces {
         Some(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::methods::halves::geometry::for_each_subset;
+
+    /// West's candidates bound its half-boards from above on every row set of the even
+    /// boards N = 4 to 12, and each board has row sets where the bound is loose (pieces
+    /// that clash on a diagonal) and row sets where it is met.
+    #[test]
+    fn candidates_bound_the_half_boards() {
+        let never = || false;
+        for n in (4..=12).step_by(2) {
+            let g = Geometry::new(n);
+            let table = QuadrantTable::new(g.side, u64::MAX);
+            let mut scratch = HalfScratch::new(Kernel::detect());
+            let mut out = [Vec::new(), Vec::new(), Vec::new()];
+            let (mut looser, mut met) = (0, 0);
+            for_each_subset(n as u32, g.side, |rows| {
+                let west = g.half(false);
+                let candidates = scratch.candidates(&g, &table, west, rows, &never).unwrap();
+                out.iter_mut().for_each(Vec::clear);
+                scratch
+                    .collect(&g, &table, west, rows, true, &mut out, &never)
+                    .unwrap();
+                let built = out.iter().map(|keys| keys.len() as u64).sum::<u64>();
+                assert!(built <= candidates, "n = {n}, rows {rows:b}");
+                looser += usize::from(built < candidates);
+                met += usize::from(built == candidates && built > 0);
+            });
+            assert!(looser > 0 && met > 0, "n = {n}: {looser} loose, {met} met");
+        }
+    }
+}
