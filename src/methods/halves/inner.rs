@@ -41,9 +41,9 @@ use super::scratch::Scratch;
 use crate::cpu::Kernel;
 
 /// West's candidate half-boards (north and south pieces on complementary columns, see
-/// `HalfScratch::candidates`) from which a row set is counted pin by pin: below it,
-/// loads of the whole row set skip about as many pairs by their cut bits as the pins
-/// would, for a twelfth of the loads. Row sets timed both ways (one thread, counting
+/// `HalfScratch::candidates`) from which a row set is counted pin by pin: below it, one
+/// load of the whole row set skips about as many pairs by its cut bits as the pins
+/// would, in one load instead of one a pin. Row sets timed both ways (one thread, counting
 /// only; 882 of N = 22, 204 of N = 24, 26 of N = 26): whole 5.11 / 17.72 / 62.32 s,
 /// pinned 7.17 / 22.49 / 46.53 s, the faster way each time 5.06 / 17.11 / 42.45 s, by
 /// this bound 5.11 / 17.72 / 44.32 s. The largest loads are where pins pay: their cut
