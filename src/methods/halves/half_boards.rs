@@ -73,9 +73,7 @@ impl HalfScratch {
         };
         let kernel = self.kernel;
         let south_cache = &mut self.south[usize::from(half.east)];
-        if south_cache.holds != Some(south_rows) {
-            south_cache.fill(g, table, half.east, south_rows, halted)?;
-        }
+        south_cache.hold(g, table, half.east, south_rows, halted)?;
         let north_shape = g.key_shape(0, half.column);
         let north_slab = table.slab_until(north_rows, halted)?;
         let north_slab: &Slab = &north_slab;
@@ -121,9 +119,7 @@ impl HalfScratch {
         let north_rows = rows & ((1 << g.side) - 1);
         let south_rows = rows >> g.south_row;
         let south_cache = &mut self.south[usize::from(half.east)];
-        if south_cache.holds != Some(south_rows) {
-            south_cache.fill(g, table, half.east, south_rows, halted)?;
-        }
+        south_cache.hold(g, table, half.east, south_rows, halted)?;
         let north_slab = table.slab_until(north_rows, halted)?;
         let mut pairs = 0u64;
         for_each_subset_of(half.columns, north_rows.count_ones(), |columns| {
@@ -166,10 +162,10 @@ struct SouthPieces {
 }
 
 impl SouthPieces {
-    /// Fills with the pieces on `rows` of East's or West's south quadrant; an even
-    /// board's East leaves out those on a long diagonal. `None` (holding nothing) if
-    /// halted while its slab is built.
-    fn fill(
+    /// Holds the pieces on `rows` of East's or West's south quadrant (an even board's
+    /// East leaves out those on a long diagonal), filled unless it holds them already.
+    /// `None` (holding nothing) if halted while its slab is built.
+    fn hold(
         &mut self,
         g: &Geometry,
         table: &QuadrantTable,
@@ -177,6 +173,9 @@ impl SouthPieces {
         rows: u32,
         halted: &dyn Fn() -> bool,
     ) -> Option<()> {
+        if self.holds == Some(rows) {
+            return Some(());
+        }
         self.holds = None;
         let half = g.half(east);
         self.ranges.clear();
