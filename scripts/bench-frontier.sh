@@ -12,7 +12,9 @@
 # (board sizes to count whole, default none), BACKTRACK (a size N: whole backtracking
 # counts of N and N + 1, alternating N, N + 1, N, N + 1, N, and the growth of their
 # medians; the issue's target on AVX2 is 19 at most 9.5x 18), KERNEL (a --kernel value,
-# default the CPU's best).
+# default the CPU's best), ROUNDS (runs of each growth shard, default 1: each shard's
+# seconds are then the median of its runs, N and N + 1 alternating in every round; on a
+# shared host one shard's time moves by 10 to 30% from one minute to the next).
 set -euo pipefail
 threads=${1:-2}
 # shellcheck source=scripts/common.sh
@@ -39,7 +41,9 @@ shard() {
     rm -f "$out/shard.json"
 }
 
-echo "== growth sampled by shards ($threads threads): the same shard numbers at N and N + 1"
+rounds=${ROUNDS:-1}
+echo "== growth sampled by shards ($threads threads): the same shard numbers at N and N + 1" \
+    "(each shard's median of $rounds runs)"
 printf '%4s %5s %-10s %12s %12s %8s %10s\n' N K shards "N s" "N + 1 s" growth "peak MB"
 growth=${GROWTH:-20:20:1,11 21:40:1,21}
 [ "$growth" = none ] && growth=
@@ -47,11 +51,16 @@ for spec in $growth; do
     IFS=: read -r n k list <<< "$spec"
     small=0; large=0; peak=0
     for i in ${list//,/ }; do
-        # Alternate the two sizes shard by shard.
-        read -r s _ < <(shard "$n" "$k" "$i")
-        read -r l mb < <(shard $((n + 1)) "$k" "$i")
+        # Alternate the two sizes shard by shard, round by round.
+        small_runs=; large_runs=
+        for _ in $(seq "$rounds"); do
+            read -r s _ < <(shard "$n" "$k" "$i")
+            read -r l mb < <(shard $((n + 1)) "$k" "$i")
+            small_runs="$small_runs $s"; large_runs="$large_runs $l"
+            [ "$mb" -gt "$peak" ] && peak=$mb
+        done
+        s=$(median "$small_runs"); l=$(median "$large_runs")
         small=$(echo "$small + $s" | bc -l); large=$(echo "$large + $l" | bc -l)
-        [ "$mb" -gt "$peak" ] && peak=$mb
     done
     printf '%4s %5s %-10s %12.2f %12.2f %7.2fx %10s\n' "$n" "$k" "$list" "$small" "$large" \
         "$(echo "$large / $small" | bc -l)" "$peak"
