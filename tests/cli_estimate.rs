@@ -183,6 +183,25 @@ fn boards_below_the_rate_board_are_projected_from_its_rate() {
 }
 
 #[test]
+fn a_board_without_sub_problems_is_projected_at_nothing() {
+    // N = 2 and 3: no queen gets past the first rows, so there is nothing to sample; the
+    // projection once divided by the empty sample and printed NaN.
+    for n in ["2", "3"] {
+        let e = &json_lines(&["estimate", n, "--seconds", "0.2", "--json"])[0];
+        assert_eq!(e["subproblems"].as_u64(), Some(0), "N = {n}");
+        assert_eq!(e["seconds"].as_f64(), Some(0.0), "N = {n}");
+        assert_eq!(e["core_hours"].as_f64(), Some(0.0), "N = {n}");
+        nqueens()
+            .args(["estimate", n, "--shards", "2"])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(
+                "has no sub-problems, so K must be 1",
+            ));
+    }
+}
+
+#[test]
 fn a_projection_from_few_sub_problems_says_it_is_rough() {
     let text = |args: &[&str]| {
         let out = nqueens().args(args).assert().success();

@@ -252,6 +252,54 @@ fn shards_merge_to_the_known_totals() {
 }
 
 #[test]
+fn a_board_without_sub_problems_is_one_shard_of_count_0() {
+    let dir = tempfile::tempdir().unwrap();
+    for n in ["2", "3"] {
+        let file = dir.path().join(format!("n{n}.json"));
+        nqueens()
+            .args(["count", n, "--shard", "2/2", "--output"])
+            .arg(&file)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(
+                "has no sub-problems, so K must be 1",
+            ));
+        assert!(!file.exists());
+        nqueens()
+            .args(["count", n, "--shard", "1/1", "--output"])
+            .arg(&file)
+            .assert()
+            .success();
+        let out = nqueens()
+            .args(["merge", "--json"])
+            .arg(&file)
+            .assert()
+            .success();
+        assert_eq!(total_of(&out.get_output().stdout), 0, "N = {n}");
+    }
+}
+
+#[test]
+fn a_shard_run_with_json_prints_its_result_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("n12-1-of-3.json");
+    let out = nqueens()
+        .args(["count", "12", "--shard", "1/3", "--json", "--output"])
+        .arg(&file)
+        .assert()
+        .success();
+    let line: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let written: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    for field in ["n", "method", "shard", "shards", "total", "nodes", "digest"] {
+        assert_eq!(line[field], written[field], "{field}");
+    }
+    let results = written["results"].as_array().unwrap();
+    assert_eq!(line["subproblems"].as_u64().unwrap(), results.len() as u64);
+    assert_eq!(line["output"].as_str().unwrap(), file.to_str().unwrap());
+}
+
+#[test]
 fn missing_foreign_and_damaged_shards_are_refused_by_name() {
     let dir = tempfile::tempdir().unwrap();
     let files = run_shards(dir.path(), 12, 3);

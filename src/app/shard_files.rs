@@ -113,7 +113,8 @@ pub fn plan_of(
             "its split does not match this version's".into(),
         ));
     }
-    if first.shards > plan.len() {
+    // A board without sub-problems (N = 2, 3) is one shard.
+    if first.shards > plan.len().max(1) {
         return Err(refuse(
             file,
             format!(

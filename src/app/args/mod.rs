@@ -103,7 +103,8 @@ pub struct CountArgs {
     #[arg(long, value_name = "D", value_parser = parse::split_depth, allow_negative_numbers = true)]
     pub split_depth: Option<usize>,
 
-    /// Print one JSON object per board size and line instead of a table.
+    /// Print one JSON object per board size and line instead of a table (with --shard,
+    /// one for the shard: its file, sub-problems, contribution and digest).
     #[arg(long)]
     pub json: bool,
 

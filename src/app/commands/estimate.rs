@@ -3,7 +3,7 @@
 
 use crate::app::args::EstimateArgs;
 use crate::app::args::engine::{EngineFlags, worded};
-use crate::app::failure::Failure;
+use crate::app::failure::{Failure, too_many_shards};
 use crate::app::report::json_seconds;
 use crate::app::system::{available_cpus, cpu_name, print_line};
 use nqueens::Engine;
@@ -60,15 +60,10 @@ pub fn run(args: &EstimateArgs) -> Result<(), Failure> {
     let plan = engine
         .prepare_part(args.n, args.shards as usize)
         .map_err(worded)?;
-    if args.shards > plan.len() as u64 {
-        return Err(Failure::refused(format!(
-            "--shards {}: N = {} by {} has {}, so K must be 1 to {}",
-            args.shards,
-            args.n,
-            plan.method(),
-            plural(plan.len() as u64, "sub-problem"),
-            plan.len()
-        )));
+    if args.shards > plan.len().max(1) as u64 {
+        let option = format!("--shards {}", args.shards);
+        let method = plan.method().name();
+        return Err(too_many_shards(&option, args.n, method, plan.len()));
     }
     let shards = args.shards as usize;
     let p =

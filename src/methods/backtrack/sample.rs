@@ -34,6 +34,11 @@ pub fn sampled_nodes(
             break;
         }
     }
-    let scale = order.len() as f64 / taken as f64;
+    // A board without sub-problems (N = 2, 3) has only its prefix's nodes.
+    let scale = if taken == 0 {
+        0.0
+    } else {
+        order.len() as f64 / taken as f64
+    };
     (sum * scale + split.prefix_nodes as f64, taken)
 }

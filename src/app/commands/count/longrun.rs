@@ -2,7 +2,7 @@
 //! (`--shard I/K --output FILE`, merged later), and the lock that keeps one run per
 //! checkpoint.
 
-use crate::app::failure::Failure;
+use crate::app::failure::{Failure, too_many_shards};
 use crate::app::output::write_atomically;
 use crate::app::progress::Bar;
 use crate::app::system::hostname;
@@ -83,19 +83,15 @@ pub fn stopped_with(finished: usize, of: usize, saved: &str, status: u8) -> Fail
 }
 
 /// The sub-problem ids a shard covers (all of them without a shard); refuses more shards
-/// than sub-problems, since some would be empty.
+/// than sub-problems, since some would be empty (a board without any is one shard).
 pub fn covered(plan: &Plan, shard: Option<Shard>) -> Result<Vec<usize>, Failure> {
     let Some(shard) = shard else {
         return Ok((0..plan.len()).collect());
     };
-    if shard.count > plan.len() {
-        return Err(Failure::refused(format!(
-            "--shard {shard}: N = {} by {} has {}, so K must be 1 to {}",
-            plan.n(),
-            plan.method().name(),
-            nqueens::words::plural(plan.len() as u64, "sub-problem"),
-            plan.len()
-        )));
+    if shard.count > plan.len().max(1) {
+        let option = format!("--shard {shard}");
+        let method = plan.method().name();
+        return Err(too_many_shards(&option, plan.n(), method, plan.len()));
     }
     Ok(plan.part(shard.count, shard.index - 1))
 }

@@ -5,22 +5,22 @@
 mod longrun;
 #[cfg_attr(not(feature = "mpi"), path = "no_mpi.rs")]
 mod mpi_ranks;
+mod shard_report;
 
 use crate::app::args::CountArgs;
 use crate::app::args::engine::{EngineFlags, worded};
 use crate::app::failure::Failure;
-use crate::app::output::{FileLock, check_writable, same_file, write_atomically};
+use crate::app::output::{FileLock, check_writable, same_file};
 use crate::app::progress::Bar;
 use crate::app::projection::{announce_long_range, long_run_note};
 use crate::app::report::{Provenance, Seconds, describe_runs, print_count, print_header};
 use crate::app::signals::Stop;
-use crate::app::system::{print_line, say};
+use crate::app::system::say;
 use longrun::{
-    Cadence, Checkpointer, Numbering, Saved, Shard, load_checkpoint, shard_result, this_run,
-    with_run,
+    Cadence, Checkpointer, Numbering, Saved, load_checkpoint, shard_result, this_run, with_run,
 };
 use mpi_ranks::Ranks;
-use nqueens::records::{Checksummed, Run};
+use nqueens::records::Run;
 use nqueens::{Engine, Plan, Progress, Tally, Work};
 use std::collections::BTreeMap;
 use std::sync::Mutex;
@@ -126,7 +126,11 @@ fn count(args: &CountArgs, ranks: Option<&Ranks>) -> Result<(), Failure> {
             return Err(interrupted(&ran, &covered, args, &stop));
         }
         match shard {
-            Some(shard) => report_shard(&mut out, &plan, shard, &covered, &ran, args)?,
+            Some(shard) => {
+                let (done, seconds, runs) = (&ran.done, ran.seconds.total, ran.runs.clone());
+                let result = shard_result(&plan, shard, &covered, done, seconds, runs);
+                shard_report::report(&mut out, &result, covered.len(), args)?
+            }
             None => {
                 let whole = Whole {
                     engine: &engine,
@@ -452,49 +456,6 @@ fn interrupted(ran: &Ran, covered: &[usize], args: &CountArgs, stop: &Stop) -> F
         stop.status()
     };
     longrun::stopped_with(finished, covered.len(), &saved, status)
-}
-
-/// Writes the shard's result file; if it cannot be written, the result goes to stdout
-/// instead (so the work is not lost) and the run fails naming the file and the reason.
-fn report_shard(
-    out: &mut impl std::io::Write,
-    plan: &Plan,
-    shard: Shard,
-    covered: &[usize],
-    ran: &Ran,
-    args: &CountArgs,
-) -> Result<(), Failure> {
-    let result = shard_result(
-        plan,
-        shard,
-        covered,
-        &ran.done,
-        ran.seconds.total,
-        ran.runs.clone(),
-    );
-    let path = args
-        .output
-        .as_deref()
-        .expect("checked: a shard has an output");
-    let text = result.to_file_text();
-    let summary = format!(
-        "shard {shard} of N = {}: {}, total contribution {}",
-        plan.n(),
-        nqueens::words::plural(covered.len() as u64, "sub-problem"),
-        result.total
-    );
-    match write_atomically(path, &text, args.force) {
-        Ok(()) => print_line(out, &format!("{summary}, written to {}", path.display())),
-        Err(e) => {
-            print_line(out, &format!("{summary}; its result file follows:"))?;
-            print_line(out, text.trim_end())?;
-            Err(Failure::failed(format!(
-                "cannot write {}: {e}; the shard's result is on stdout: save that line as \
-                 the file for `nqueens merge`",
-                path.display()
-            )))
-        }
-    }
 }
 
 /// Progress for a run: the bar, starting from the work already saved.
