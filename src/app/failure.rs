@@ -36,17 +36,16 @@ impl Failure {
 }
 
 /// The refusal of `option` (`--shard I/K` or `--shards K`, as written) where K exceeds
-/// the `subproblems` of N by `method`: every shard but a board's only one holds at least
-/// one sub-problem. A board with none (N = 2 and 3: no queen gets past the first rows)
-/// is one shard, whose count is 0.
+/// the most shards a count of N by `method` with `subproblems` splits into (one a
+/// sub-problem; one for a board without any).
 pub fn too_many_shards(option: &str, n: usize, method: &str, subproblems: usize) -> Failure {
-    let allowed = match subproblems {
-        0 | 1 => "K must be 1".to_string(),
-        many => format!("K must be 1 to {many}"),
-    };
-    let has = match subproblems {
-        0 => "no sub-problems".to_string(),
-        _ => nqueens::words::plural(subproblems as u64, "sub-problem"),
+    let (has, allowed) = match subproblems {
+        0 => ("no sub-problems".to_string(), "K must be 1".to_string()),
+        1 => ("1 sub-problem".to_string(), "K must be 1".to_string()),
+        many => (
+            nqueens::words::plural(many as u64, "sub-problem"),
+            format!("K must be 1 to {many}"),
+        ),
     };
     Failure::refused(format!(
         "{option}: N = {n} by {method} has {has}, so {allowed}"

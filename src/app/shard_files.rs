@@ -113,8 +113,7 @@ pub fn plan_of(
             "its split does not match this version's".into(),
         ));
     }
-    // A board without sub-problems (N = 2, 3) is one shard.
-    if first.shards > plan.len().max(1) {
+    if first.shards > plan.most_shards() {
         return Err(refuse(
             file,
             format!(

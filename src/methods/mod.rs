@@ -289,6 +289,12 @@ impl Plan {
         }
     }
 
+    /// The most shards the count splits into: one a sub-problem (none empty), and one for
+    /// a board without sub-problems (N = 2, 3), whose count is 0.
+    pub fn most_shards(&self) -> usize {
+        self.len().max(1)
+    }
+
     /// Whether there are none.
     pub fn is_empty(&self) -> bool {
         self.len() == 0

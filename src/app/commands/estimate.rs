@@ -60,7 +60,7 @@ pub fn run(args: &EstimateArgs) -> Result<(), Failure> {
     let plan = engine
         .prepare_part(args.n, args.shards as usize)
         .map_err(worded)?;
-    if args.shards > plan.len().max(1) as u64 {
+    if args.shards > plan.most_shards() as u64 {
         let option = format!("--shards {}", args.shards);
         let method = plan.method().name();
         return Err(too_many_shards(&option, args.n, method, plan.len()));

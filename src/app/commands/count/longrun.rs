@@ -83,12 +83,12 @@ pub fn stopped_with(finished: usize, of: usize, saved: &str, status: u8) -> Fail
 }
 
 /// The sub-problem ids a shard covers (all of them without a shard); refuses more shards
-/// than sub-problems, since some would be empty (a board without any is one shard).
+/// than [`Plan::most_shards`].
 pub fn covered(plan: &Plan, shard: Option<Shard>) -> Result<Vec<usize>, Failure> {
     let Some(shard) = shard else {
         return Ok((0..plan.len()).collect());
     };
-    if shard.count > plan.len().max(1) {
+    if shard.count > plan.most_shards() {
         let option = format!("--shard {shard}");
         let method = plan.method().name();
         return Err(too_many_shards(&option, plan.n(), method, plan.len()));
