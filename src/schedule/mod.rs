@@ -9,12 +9,19 @@
 //! backtracking worker keeps several searches in flight and asks for the next id whenever
 //! one of them ends (see `methods::backtrack::kernel::count_stream`).
 //!
+//! Where consecutive ids share work (a row set's pins at N = 28 share its East half-boards
+//! and slabs), the solver says so ([`Solver::ids_per_run`]) and the ids are handed out
+//! run by run instead (see `runs`): a worker keeps to a run until it is done.
+//!
 //! The pool is built once per [`Scheduler`] and serves every step of a count (the main
 //! search and the rotation-fixed searches). Called from inside a rayon pool of the same
 //! size, the scheduler runs on that pool instead of building its own.
 
+mod runs;
+
 use crate::cpu::Kernel;
 use crate::tally::Tally;
+use runs::Runs;
 use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
@@ -53,6 +60,13 @@ pub trait Solver: Sync {
         done: &mut dyn FnMut(usize, Tally),
         halted: &dyn Fn() -> bool,
     );
+
+    /// How many consecutive ids share work that a worker does once for all of them
+    /// (ids `k r .. (k + 1) r` for `r` this): the scheduler keeps each such run on one
+    /// worker. 1 where none share.
+    fn ids_per_run(&self) -> usize {
+        1
+    }
 }
 
 /// Why a scheduler could not start.
@@ -121,10 +135,16 @@ impl Scheduler {
         timed: bool,
         finished: &(dyn Fn(usize, Tally, f64) + Sync),
     ) -> Vec<(usize, Tally)> {
-        let cursor = Cursor::new(ids.len());
+        let per_run = solver.ids_per_run();
+        let cursor = if per_run > 1 {
+            Hand::Runs(Runs::new(ids, |id| id / per_run, self.threads))
+        } else {
+            Hand::InOrder(Cursor::new(ids.len()))
+        };
         let halted = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
         let closed = || close.is_some_and(|c| c.load(Ordering::Relaxed));
-        let worker = |_: rayon::BroadcastContext<'_>| {
+        let worker = |context: rayon::BroadcastContext<'_>| {
+            let me = context.index();
             let mut results = Vec::new();
             // A worker solves what it was handed before it asks again.
             let handed = Cell::new(Instant::now());
@@ -137,7 +157,7 @@ impl Scheduler {
                     if timed {
                         handed.set(Instant::now());
                     }
-                    cursor.next().map(|i| ids[i])
+                    cursor.next(me).map(|i| ids[i])
                 },
                 &mut |id, tally| {
                     let seconds = if timed {
@@ -168,6 +188,24 @@ impl Scheduler {
         match &self.pool {
             Pool::Callers => drop(rayon::broadcast(each)),
             Pool::Own(pool) => drop(pool.broadcast(each)),
+        }
+    }
+}
+
+/// How a run hands out the positions of its ids.
+enum Hand {
+    /// In increasing order, to whichever worker asks.
+    InOrder(Cursor),
+    /// Run by run, each run kept to one worker.
+    Runs(Runs),
+}
+
+impl Hand {
+    /// The next position for worker `worker`.
+    fn next(&self, worker: usize) -> Option<usize> {
+        match self {
+            Hand::InOrder(cursor) => cursor.next(),
+            Hand::Runs(runs) => runs.next(worker),
         }
     }
 }
@@ -241,6 +279,66 @@ mod tests {
             let mut seen = seen.into_inner().unwrap();
             seen.sort_unstable();
             assert_eq!(seen, ids);
+        }
+    }
+
+    /// A solver whose ids share work in runs of four, recording the worker that met
+    /// each.
+    struct InRuns(std::sync::Mutex<Vec<(usize, usize)>>);
+
+    impl Solver for InRuns {
+        fn solve_all(
+            &self,
+            _: Kernel,
+            next: &mut dyn FnMut() -> Option<usize>,
+            done: &mut dyn FnMut(usize, Tally),
+            _: &dyn Fn() -> bool,
+        ) {
+            let worker = rayon::current_thread_index().expect("a pool's worker");
+            while let Some(id) = next() {
+                self.0.lock().unwrap().push((worker, id));
+                done(id, Tally::default());
+            }
+        }
+
+        fn ids_per_run(&self) -> usize {
+            4
+        }
+    }
+
+    #[test]
+    fn runs_of_shared_work_are_met_by_one_worker_each_but_the_last() {
+        // A whole count's ids, and a shard's (runs cut short, some missing).
+        let whole: Vec<usize> = (0..400).collect();
+        let shard: Vec<usize> = (0..400).filter(|id| id % 7 != 3).collect();
+        for (ids, threads) in [&whole, &shard]
+            .into_iter()
+            .flat_map(|ids| [1, 2, 3, 8].map(|t| (ids, t)))
+        {
+            let scheduler = Scheduler::new(threads).unwrap();
+            let solver = InRuns(Default::default());
+            let got = scheduler.run(
+                &solver,
+                Kernel::portable(),
+                ids,
+                Halts::default(),
+                false,
+                &|_, _, _| {},
+            );
+            let mut solved: Vec<usize> = got.iter().map(|&(id, _)| id).collect();
+            solved.sort_unstable();
+            assert_eq!(&solved, ids, "{threads} threads");
+            let met = solver.0.into_inner().unwrap();
+            let pairs: std::collections::HashSet<(usize, usize)> =
+                met.iter().map(|&(worker, id)| (worker, id / 4)).collect();
+            // Each run is taken by one worker; once none is left, the last parts (at
+            // most one a worker, of four ids at most) are shared out by halves.
+            let runs = 100;
+            assert!(
+                pairs.len() <= runs + 3 * threads,
+                "{threads} threads: {}",
+                pairs.len()
+            );
         }
     }
 
