@@ -383,7 +383,7 @@ impl Join {
         let g = &self.geometry;
         let west_rows = east_rows ^ (((1u64 << g.n) - 1) as u32);
         self.load_east(east_rows, scratch, halted)?;
-        let east = scratch.patterns.len();
+        let east = scratch.east_len();
         let mut nodes = east as u64;
         if east == 0 {
             return Some(Tally {
@@ -485,11 +485,18 @@ impl Join {
             });
             let lists = &weighted[..3 - part.class];
             let per_load = self.patterns_per_load;
-            if meet == Meet::Count && part.east_bars != 0 && !east_parts.is_empty() {
-                let buffers = (&mut *cleared, &mut *west_cleared);
+            if !east_parts.is_empty() {
                 let bars = part.east_bars;
+                if meet == Meet::Size {
+                    let clear = |(keys, _): &(Vec<u64>, u64)| {
+                        keys.iter().filter(|&&key| key & bars == 0).count() as u64
+                    };
+                    solutions += east_parts.iter().map(clear).sum::<u64>() * built;
+                    continue;
+                }
+                let buffers = (&mut *cleared, &mut *west_cleared);
                 solutions += inner::count_by_east_queen(
-                    *kernel, counter, east, east_parts, bars, lists, buffers, per_load, halted,
+                    *kernel, counter, east_parts, bars, lists, buffers, per_load, halted,
                 )?;
                 continue;
             }
@@ -664,7 +671,7 @@ pub(super) mod tests {
     /// Each pin apart counts and builds the same with East built and counted queen by
     /// queen of its inner column (as from [`EAST_QUEENS_FROM`]) as with East whole,
     /// with every kernel, in loads of a few patterns too; the other way of either is the
-    /// other; a pin's size builds what its count builds.
+    /// other; a pin's size builds what its count builds, and is the same either way.
     #[test]
     fn a_pin_counts_the_same_against_east_queen_by_queen() {
         for kernel in Kernel::available() {
@@ -683,8 +690,9 @@ pub(super) mod tests {
                 let by_queen = plan(PATTERNS_PER_LOAD).the_other_way();
                 assert!(by_queen.east_by_queen);
                 let small_loads = plan(5).the_other_way();
-                let [mut a, mut b, mut c, mut d] =
-                    [&whole, &by_queen, &small_loads, &by_queen].map(|plan| plan.scratch(kernel));
+                let [mut a, mut b, mut c, mut d, mut e] =
+                    [&whole, &by_queen, &small_loads, &by_queen, &whole]
+                        .map(|plan| plan.scratch(kernel));
                 let mut total = 0u128;
                 for pin in 0..whole.len() {
                     let name = format!("n = {n}, pin {pin}, {kernel:?}");
@@ -693,6 +701,7 @@ pub(super) mod tests {
                     assert_eq!(small_loads.solve(pin, &mut c), tally, "{name}");
                     let size = by_queen.size(pin, &mut d, &|| false).unwrap();
                     assert_eq!(size.built, tally.nodes, "{name}");
+                    assert_eq!(Some(size), whole.size(pin, &mut e, &|| false), "{name}");
                     assert!(tally.solutions == 0 || size.pairs > 0, "{name}");
                     total += u128::from(whole.weight(pin)) * u128::from(tally.solutions);
                 }
