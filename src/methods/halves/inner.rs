@@ -36,7 +36,6 @@
 use super::cuts;
 use super::geometry::{Bars, Geometry, Half};
 use super::pairs::{LISTS, PairCounter};
-use super::piece_pairs::SPARE;
 use super::quadrants::QuadrantTable;
 use super::scratch::Scratch;
 use crate::cpu::Kernel;
@@ -115,26 +114,9 @@ pub(super) fn east_queens(g: &Geometry, rows: u32) -> impl Iterator<Item = EastQ
     })
 }
 
-/// Sets the scratch's `patterns` to the keys of East's half-boards on `rows`, built
-/// whole, or its `east_parts` to them `by_queen` of its inner column ([`east_queens`]:
-/// each part's keys with its queen's bars); `None` if halted.
-///
-/// Each part is a buffer of its own, given room before it is built for the half-boards
-/// its candidates may hold ([`KEPT_AT_MOST`]; room never written to takes address space,
-/// not memory), and kept for the next row set's part unless that needs more room or less
-/// than half. East built into one buffer, grown by doubling, held the old copy
-/// and the new one at once (the largest Easts of N = 28 hold 107 M keys, 854 MB), and
-/// kept the pages a large East had touched for the smaller ones after it: a shard of five
-/// row sets (`count 28 --shard 1000003/4012003 --threads 2`) peaked at 4.5 to 4.6 GB,
-/// and at 4.0 to 4.2 GB with the parts apart (room for all candidates, or for half of
-/// them as now; 4.2 GB too with each part let go of after its row set). The room is made from the slabs the building then uses: a first pass over every
-/// part's candidates let the table drop them before they were built from (pin 211 of N =
-/// 28 took 16 s instead of 8.5 s).
-/// A part's candidates over the most of its half-boards it is given room for at once (a
-/// fifth to a quarter of them are half-boards, see `candidates`): at most twice the
-/// memory kept, as a buffer grown by doubling, for systems that commit all of it.
-const KEPT_AT_MOST: usize = 2;
-
+/// Sets the scratch's `patterns` to the keys of East's half-boards on `rows`: built
+/// whole, or `by_queen` of its inner column ([`east_queens`]: each part's keys with its
+/// queen's bars, where each starts in `east_parts`); `None` if halted.
 #[inline(always)]
 pub(super) fn collect_east(
     g: &Geometry,
@@ -151,8 +133,8 @@ pub(super) fn collect_east(
         ..
     } = scratch;
     keys.clear();
+    parts.clear();
     if !by_queen {
-        parts.clear();
         return half.collect(
             g,
             table,
@@ -163,34 +145,29 @@ pub(super) fn collect_east(
             halted,
         );
     }
-    parts.resize_with(east_queens(g, rows).count(), Default::default);
-    for (queen, (part, bars)) in east_queens(g, rows).zip(parts.iter_mut()) {
-        part.clear();
-        let candidates = half.candidates(g, table, queen.east, queen.east_rows, halted)?;
-        let room = SPARE + candidates as usize / KEPT_AT_MOST;
-        if part.capacity() < room || part.capacity() > 2 * room {
-            *part = Vec::with_capacity(room);
-        }
-        let out = std::slice::from_mut(part);
+    for queen in east_queens(g, rows) {
+        let start = keys.len();
+        parts.push((start, queen.bars));
+        let out = std::slice::from_mut(keys);
         half.collect(g, table, queen.east, queen.east_rows, true, out, halted)?;
-        part.iter_mut().for_each(|key| *key |= queen.bars);
-        *bars = queen.bars;
+        keys[start..].iter_mut().for_each(|key| *key |= queen.bars);
     }
     Some(())
 }
 
-/// A row set's East built queen by queen ([`east_queens`]): each queen's keys, and that
-/// queen's bars.
-pub(super) type EastParts = [(Vec<u64>, u64)];
+/// A row set's East built queen by queen ([`east_queens`]): where each queen's keys start
+/// in East's keys, and that queen's bars.
+pub(super) type EastParts = [(usize, u64)];
 
-/// Counts one pin's West (`lists` of keys with their weights) against East's keys,
-/// part by part of `parts`, `None` if halted: each part's keys clear of the pin's `bars`
-/// against West's clear of the part's queen (in `cleared` and `west`, buffers).
+/// Counts one pin's West (`lists` of keys with their weights) against East's keys
+/// `east`, part by part of `parts`, `None` if halted: each part's keys clear of the pin's
+/// `bars` against West's clear of the part's queen (in `cleared` and `west`, buffers).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub(super) fn count_by_east_queen(
     kernel: Kernel,
     counter: &mut PairCounter,
+    east: &[u64],
     parts: &EastParts,
     bars: u64,
     lists: &[(&[u64], u64)],
@@ -198,14 +175,14 @@ pub(super) fn count_by_east_queen(
     per_load: usize,
     halted: &dyn Fn() -> bool,
 ) -> Option<u64> {
+    let ends = parts.iter().skip(1).map(|&(start, _)| start);
     let mut total = 0;
-    for (keys, queen) in parts {
-        let queen = *queen;
+    for (&(start, queen), end) in parts.iter().zip(ends.chain([east.len()])) {
         // The two queens attack each other.
         if queen & bars != 0 {
             continue;
         }
-        let part = cuts::clear_of(kernel, keys, bars, cleared);
+        let part = cuts::clear_of(kernel, &east[start..end], bars, cleared);
         if part.is_empty() {
             continue;
         }

@@ -383,7 +383,7 @@ impl Join {
         let g = &self.geometry;
         let west_rows = east_rows ^ (((1u64 << g.n) - 1) as u32);
         self.load_east(east_rows, scratch, halted)?;
-        let east = scratch.east_len();
+        let east = scratch.patterns.len();
         let mut nodes = east as u64;
         if east == 0 {
             return Some(Tally {
@@ -485,18 +485,11 @@ impl Join {
             });
             let lists = &weighted[..3 - part.class];
             let per_load = self.patterns_per_load;
-            if !east_parts.is_empty() {
-                let bars = part.east_bars;
-                if meet == Meet::Size {
-                    let clear = |(keys, _): &(Vec<u64>, u64)| {
-                        keys.iter().filter(|&&key| key & bars == 0).count() as u64
-                    };
-                    solutions += east_parts.iter().map(clear).sum::<u64>() * built;
-                    continue;
-                }
+            if meet == Meet::Count && part.east_bars != 0 && !east_parts.is_empty() {
                 let buffers = (&mut *cleared, &mut *west_cleared);
+                let bars = part.east_bars;
                 solutions += inner::count_by_east_queen(
-                    *kernel, counter, east_parts, bars, lists, buffers, per_load, halted,
+                    *kernel, counter, east, east_parts, bars, lists, buffers, per_load, halted,
                 )?;
                 continue;
             }

@@ -18,9 +18,9 @@ pub struct Scratch {
     /// The west keys by class (0, 1 or 2 long diagonals held).
     pub(super) classes: [Vec<u64>; 3],
     pub(super) half: HalfScratch,
-    /// East's keys by its inner-column queen, each with that queen's bars, where East is
-    /// built queen by queen (`inner`; then `patterns` is empty); else empty.
-    pub(super) east_parts: Vec<(Vec<u64>, u64)>,
+    /// Where East's keys of each of its inner-column queens start in `patterns`, and
+    /// that queen's bars, where East is built queen by queen (`inner`); else empty.
+    pub(super) east_parts: Vec<(usize, u64)>,
     /// West's keys by class clear of one of East's inner-column queens.
     pub(super) west_cleared: [Vec<u64>; 3],
     /// On an odd board, West's keys of the pins counted together, each with its pin's
@@ -29,12 +29,6 @@ pub struct Scratch {
 }
 
 impl Scratch {
-    /// East's half-boards held: whole in `patterns`, or queen by queen in `east_parts`.
-    pub(super) fn east_len(&self) -> usize {
-        let parts: usize = self.east_parts.iter().map(|(keys, _)| keys.len()).sum();
-        self.patterns.len() + parts
-    }
-
     /// Empty buffers for `kernel`, and a pair counter for keys of `key_bits` bits.
     pub(super) fn new(kernel: Kernel, key_bits: u32) -> Scratch {
         Scratch {
