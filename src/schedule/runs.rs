@@ -47,7 +47,8 @@ impl Runs {
             return mine.next();
         }
         loop {
-            // The largest part held by another; parts only shrink now, so this ends.
+            // The largest part held by another. No run is left, so the positions held
+            // only go down (a theft moves them), and this ends.
             let victim = (0..self.held.len())
                 .filter(|&other| other != worker)
                 .map(|other| (lock(&self.held[other]).len(), other))

@@ -29,8 +29,8 @@
 //! set's pins in a row, building its East half-boards (and their slabs) once for all of
 //! them: a timed pin has its East built first, apart, and adds a pin's share of that
 //! building to its count's time (see `timed_in_row_sets`). Timed as if each were its
-//! row set's only pin, the projection of N = 28 was a quarter higher (324,847 against
-//! 263,153 core-hours, two runs of `estimate 28 --shards 100000 --seconds 180`).
+//! row set's only pin, the projection of N = 28 was 23% higher (324,847 against 263,153
+//! core-hours, two runs of `estimate 28 --shards 100000 --seconds 180`).
 
 use super::join::Join;
 use super::memory;
