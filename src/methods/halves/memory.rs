@@ -6,6 +6,7 @@
 //! before its plan exists.
 
 use super::geometry::Geometry;
+use super::inner::EAST_QUEENS_FROM;
 use super::quadrants::QuadrantTable;
 
 /// Bytes the quadrant table for `n` needs, every slab built.
@@ -19,7 +20,8 @@ pub fn table_bytes(n: usize) -> u64 {
 /// worker still reads it: an envelope of what was measured (peak memory with more
 /// workers less with 1, per worker, on shards). Even boards (8 or 16 workers): N = 18:
 /// 1 MB, 20: 7.5 MB, 22: 37 MB; the envelope is 15 MB at N = 20 and grows 2.5x per N,
-/// up to [`WORKER_CAP`] (the pair counter holds a bounded piece of the patterns; one
+/// up to [`WORKER_CAP`] ([`WHOLE_EAST_CAP`] at N = 28: the pair counter holds a bounded
+/// piece of the patterns, but there a worker holds a row set's whole East too; one
 /// row set of N = 28 on one worker peaked at 1.35 to 2.09 GB, its table's room of 1 GB
 /// included). Odd boards, whose halves are a column narrower and thinned by the
 /// centre's queens (4 workers): N = 21: 6 MB, 23: 28 MB, 25: 80 MB; on 2 workers,
@@ -32,11 +34,23 @@ pub fn worker_bytes(n: usize) -> u64 {
         15e6 * 2.5f64.powi(n as i32 - 20)
     };
     let slab = QuadrantTable::slab_bytes(Geometry::new(n).side);
-    (buffers as u64).min(WORKER_CAP) + slab
+    let cap = if n.is_multiple_of(2) && n >= EAST_QUEENS_FROM {
+        WHOLE_EAST_CAP
+    } else {
+        WORKER_CAP
+    };
+    (buffers as u64).min(cap) + slab
 }
 
-/// The most one worker's buffers take, at N = 26 to 28 (see [`worker_bytes`]).
+/// The most one worker's buffers take, at N = 26 (see [`worker_bytes`]).
 pub const WORKER_CAP: u64 = 1_250_000_000;
+
+/// The same where a worker holds a row set's whole East beside the pair counter's load
+/// (N = 28, built queen by queen, see `inner`): the largest measured held 107 M keys,
+/// 854 MB in a buffer grown by doubling to 1.07 GB, and a shard of five row sets
+/// (`count 28 --shard 1000003/4012003`) peaked at 4.50 to 4.60 GB on two workers and 3.00
+/// to 3.04 GB on one, against 4.05 GB with [`WORKER_CAP`].
+pub const WHOLE_EAST_CAP: u64 = 1_600_000_000;
 
 /// Bytes of slabs the table keeps where the whole table does not fit: room for the
 /// slabs of a few row sets (a row set of N = 28 touches up to 18 slabs, the largest
