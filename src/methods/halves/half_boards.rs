@@ -103,6 +103,12 @@ impl HalfScratch {
         Some(())
     }
 
+    /// Lets go of the south pieces held for East's or West's half (filled again when
+    /// next needed).
+    pub(super) fn let_go_of_south(&mut self, east: bool) {
+        self.south[usize::from(east)] = SouthPieces::default();
+    }
+
     /// How many pairs of a north and a south piece on complementary columns `half` has on
     /// these rows: its half-boards, diagonals not yet checked (a fifth to a quarter of
     /// them are half-boards, on a median row set of N = 22 to 26). Cheap beside building

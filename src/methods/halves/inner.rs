@@ -36,8 +36,9 @@
 use super::cuts;
 use super::geometry::{Bars, Geometry, Half};
 use super::pairs::{LISTS, PairCounter};
+use super::partition::partition_clear;
 use super::quadrants::QuadrantTable;
-use super::scratch::Scratch;
+use super::scratch::{EastPart, Scratch};
 use crate::cpu::Kernel;
 
 /// West's candidate half-boards (north and south pieces on complementary columns, see
@@ -114,10 +115,19 @@ pub(super) fn east_queens(g: &Geometry, rows: u32) -> impl Iterator<Item = EastQ
     })
 }
 
-/// Sets the scratch's `patterns` to the keys of East's half-boards on `rows`: built
-/// whole, or `by_queen` of its inner column ([`east_queens`]: each part's keys with its
-/// queen's bars, where each starts in `east_parts`); `None` if halted.
-#[inline(always)]
+/// Sets the scratch's East to the keys of East's half-boards on `rows`: built whole
+/// into `patterns`, or `by_queen` of its inner column into `east_parts` ([`east_queens`]:
+/// each part's keys with its queen's bars); `None` if halted.
+///
+/// Each part is built in a buffer of its own and copied into one of exactly its size,
+/// the previous row set's parts let go of first. East built into one buffer grown by
+/// doubling held the old copy and the new one at once, and kept the pages of the
+/// largest East for the smaller ones after it: the largest Easts of N = 28 hold 107 M
+/// keys (854 MB), and a shard of five row sets (`count 28 --shard 1000003/4012003
+/// --threads 2`) peaked at 4.5 to 4.6 GB: 3.99 GB built so, 3.56 to 3.60 GB with
+/// West's south pieces let go of through each pin's count and West cleared in place
+/// (`count_by_east_queen`). Each part given room first for its candidates took four to
+/// five times East in address space (`docs/performance.md`, sessions 34 and 35).
 pub(super) fn collect_east(
     g: &Geometry,
     table: &QuadrantTable,
@@ -145,56 +155,64 @@ pub(super) fn collect_east(
             halted,
         );
     }
+    let mut building = Vec::new();
     for queen in east_queens(g, rows) {
-        let start = keys.len();
-        parts.push((start, queen.bars));
-        let out = std::slice::from_mut(keys);
+        building.clear();
+        let out = std::slice::from_mut(&mut building);
         half.collect(g, table, queen.east, queen.east_rows, true, out, halted)?;
-        keys[start..].iter_mut().for_each(|key| *key |= queen.bars);
+        // Collected from a slice, the keys take a buffer of exactly their number.
+        let keys = building.iter().map(|key| key | queen.bars).collect();
+        let bars = queen.bars;
+        parts.push(EastPart { keys, bars });
     }
     Some(())
 }
 
-/// A row set's East built queen by queen ([`east_queens`]): where each queen's keys start
-/// in East's keys, and that queen's bars.
-pub(super) type EastParts = [(usize, u64)];
-
-/// Counts one pin's West (`lists` of keys with their weights) against East's keys
-/// `east`, part by part of `parts`, `None` if halted: each part's keys clear of the pin's
-/// `bars` against West's clear of the part's queen (in `cleared` and `west`, buffers).
+/// Counts one pin's West (`west`'s lists of keys, each of its `weights`) against East's
+/// keys, part by part of `parts`, `None` if halted: each part's keys clear of the pin's
+/// `bars` (copied into `cleared`, a buffer) against West's clear of the part's queen,
+/// moved to the front of West's own buffers (`partition`: copied out, they took a
+/// buffer of West's size, a sixth of a worker's memory at N = 28). East's parts are
+/// copied, not moved: they serve the row set's other pins, and their order (the order
+/// they were built in, which keeps alike keys together) is left as it is.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub(super) fn count_by_east_queen(
     kernel: Kernel,
     counter: &mut PairCounter,
-    east: &[u64],
-    parts: &EastParts,
+    parts: &[EastPart],
     bars: u64,
-    lists: &[(&[u64], u64)],
-    (cleared, west): (&mut Vec<u64>, &mut [Vec<u64>; LISTS]),
+    (west, weights): (&mut [Vec<u64>], [u64; LISTS]),
+    cleared: &mut Vec<u64>,
     per_load: usize,
     halted: &dyn Fn() -> bool,
 ) -> Option<u64> {
-    let ends = parts.iter().skip(1).map(|&(start, _)| start);
-    let mut total = 0;
-    for (&(start, queen), end) in parts.iter().zip(ends.chain([east.len()])) {
+    let (mut total, counted) = (0, west.len());
+    for part in parts {
+        let queen = part.bars;
         // The two queens attack each other.
         if queen & bars != 0 {
             continue;
         }
-        let part = cuts::clear_of(kernel, &east[start..end], bars, cleared);
-        if part.is_empty() {
+        let east = cuts::clear_of(kernel, &part.keys, bars, cleared);
+        if east.is_empty() {
             continue;
         }
-        for (&(list, _), clear) in lists.iter().zip(west.iter_mut()) {
-            cuts::keep_clear(kernel, list, queen, clear);
+        let mut lists: [(&[u64], u64); LISTS] = [(&[], 0); LISTS];
+        for ((list, weight), counted) in west.iter_mut().zip(weights).zip(&mut lists) {
+            let kept = partition_clear(kernel, list, queen);
+            *counted = (&list[..kept], weight);
         }
-        let cleared: [(&[u64], u64); LISTS] =
-            std::array::from_fn(|i| (west[i].as_slice(), lists.get(i).map_or(0, |l| l.1)));
-        total +=
-            counter.count_weighted_disjoint(part, &cleared[..lists.len()], per_load, halted)?;
+        let lists = &lists[..counted];
+        total += counter.count_weighted_disjoint(east, lists, per_load, halted)?;
     }
     Some(total)
+}
+
+/// How many of East's keys (of `parts`) are clear of a pin's `bars`.
+pub(super) fn clear_by_east_queen(parts: &[EastPart], bars: u64) -> usize {
+    let clear = |part: &EastPart| part.keys.iter().filter(|&&key| key & bars == 0).count();
+    parts.iter().map(clear).sum()
 }
 
 #[cfg(test)]

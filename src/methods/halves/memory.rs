@@ -6,7 +6,6 @@
 //! before its plan exists.
 
 use super::geometry::Geometry;
-use super::inner::EAST_QUEENS_FROM;
 use super::quadrants::QuadrantTable;
 
 /// Bytes the quadrant table for `n` needs, every slab built.
@@ -20,13 +19,14 @@ pub fn table_bytes(n: usize) -> u64 {
 /// worker still reads it: an envelope of what was measured (peak memory with more
 /// workers less with 1, per worker, on shards). Even boards (8 or 16 workers): N = 18:
 /// 1 MB, 20: 7.5 MB, 22: 37 MB; the envelope is 15 MB at N = 20 and grows 2.5x per N,
-/// up to [`WORKER_CAP`] ([`WHOLE_EAST_CAP`] at N = 28: the pair counter holds a bounded
-/// piece of the patterns, but there a worker holds a row set's whole East too; one
-/// row set of N = 28 on one worker peaked at 1.35 to 2.09 GB, its table's room of 1 GB
-/// included). Odd boards, whose halves are a column narrower and thinned by the
-/// centre's queens (4 workers): N = 21: 6 MB, 23: 28 MB, 25: 80 MB; on 2 workers,
-/// N = 27: about 650 MB (a shard of 11 row sets peaked at 2.39 GB, its table's room of
-/// 1 GB included); the envelope is 10 MB at N = 21 and grows 2.05x per N.
+/// up to [`WORKER_CAP`] (at N = 28 a worker holds its row set's whole East beside the
+/// pair counter's load: a shard of five row sets, `count 28 --shard 1000003/4012003
+/// --threads 2`, whose largest East holds 107 M keys, 854 MB, peaked at 3.56 to 3.60 GB,
+/// its table's room of 1 GB included). Odd boards, whose halves are a column narrower
+/// and thinned by the centre's queens (4 workers): N = 21: 6 MB, 23: 28 MB, 25: 80 MB;
+/// on 2 workers, N = 27: about 650 MB (a shard of 11 row sets peaked at 2.39 GB, its
+/// table's room of 1 GB included); the envelope is 10 MB at N = 21 and grows 2.05x per
+/// N.
 pub fn worker_bytes(n: usize) -> u64 {
     let buffers = if n % 2 == 1 {
         10e6 * 2.05f64.powi(n as i32 - 21)
@@ -34,23 +34,11 @@ pub fn worker_bytes(n: usize) -> u64 {
         15e6 * 2.5f64.powi(n as i32 - 20)
     };
     let slab = QuadrantTable::slab_bytes(Geometry::new(n).side);
-    let cap = if n.is_multiple_of(2) && n >= EAST_QUEENS_FROM {
-        WHOLE_EAST_CAP
-    } else {
-        WORKER_CAP
-    };
-    (buffers as u64).min(cap) + slab
+    (buffers as u64).min(WORKER_CAP) + slab
 }
 
-/// The most one worker's buffers take, at N = 26 (see [`worker_bytes`]).
+/// The most one worker's buffers take, at N = 26 and 28 (see [`worker_bytes`]).
 pub const WORKER_CAP: u64 = 1_250_000_000;
-
-/// The same where a worker holds a row set's whole East beside the pair counter's load
-/// (N = 28, built queen by queen, see `inner`): the largest measured held 107 M keys,
-/// 854 MB in a buffer grown by doubling to 1.07 GB, and a shard of five row sets
-/// (`count 28 --shard 1000003/4012003`) peaked at 4.50 to 4.60 GB on two workers and 3.00
-/// to 3.04 GB on one, against 4.05 GB with [`WORKER_CAP`].
-pub const WHOLE_EAST_CAP: u64 = 1_600_000_000;
 
 /// Bytes of slabs the table keeps where the whole table does not fit: room for the
 /// slabs of a few row sets (a row set of N = 28 touches up to 18 slabs, the largest
@@ -95,8 +83,10 @@ pub fn row_set_bytes(n: usize) -> u64 {
 
 /// Bytes a run of one of `parts` shares (1: the whole count) of a plan of
 /// `subproblems` needs with `workers` workers and a table of `room` bytes: its part of
-/// the table and every worker's buffers.
+/// the table and the buffers of every worker it keeps busy (no more than its
+/// sub-problems: a shard of one sub-problem fills one worker's).
 pub fn need_for_part(n: usize, subproblems: usize, workers: usize, parts: usize, room: u64) -> u64 {
+    let busy = workers.min(subproblems.div_ceil(parts.max(1))) as u64;
     table_bytes_for(n, subproblems, parts, room)
-        .saturating_add((workers as u64).saturating_mul(worker_bytes(n)))
+        .saturating_add(busy.saturating_mul(worker_bytes(n)))
 }

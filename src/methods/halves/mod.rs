@@ -90,6 +90,7 @@ mod load_side;
 mod meet;
 pub mod memory;
 pub mod pairs;
+mod partition;
 mod piece_pairs;
 pub mod quadrants;
 pub mod sample;

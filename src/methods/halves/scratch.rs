@@ -18,11 +18,9 @@ pub struct Scratch {
     /// The west keys by class (0, 1 or 2 long diagonals held).
     pub(super) classes: [Vec<u64>; 3],
     pub(super) half: HalfScratch,
-    /// Where East's keys of each of its inner-column queens start in `patterns`, and
-    /// that queen's bars, where East is built queen by queen (`inner`); else empty.
-    pub(super) east_parts: Vec<(usize, u64)>,
-    /// West's keys by class clear of one of East's inner-column queens.
-    pub(super) west_cleared: [Vec<u64>; 3],
+    /// East's keys by its inner-column queen, where East is built queen by queen
+    /// (`inner`; `patterns` is then empty); else empty.
+    pub(super) east_parts: Vec<EastPart>,
     /// On an odd board, West's keys of the pins counted together, each with its pin's
     /// East bars.
     pub(super) west_of_pins: Vec<u64>,
@@ -40,8 +38,20 @@ impl Scratch {
             classes: Default::default(),
             half: HalfScratch::new(kernel),
             east_parts: Vec::new(),
-            west_cleared: Default::default(),
             west_of_pins: Vec::new(),
         }
     }
+
+    /// How many keys East has, whole or by queen.
+    pub(super) fn east_len(&self) -> usize {
+        let parts = self.east_parts.iter().map(|part| part.keys.len());
+        self.patterns.len() + parts.sum::<usize>()
+    }
+}
+
+/// The keys of East's half-boards with one queen on its inner column (`inner`), each
+/// with that queen's bars, and the bars.
+pub struct EastPart {
+    pub(super) keys: Vec<u64>,
+    pub(super) bars: u64,
 }
