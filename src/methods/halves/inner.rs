@@ -128,6 +128,7 @@ pub(super) fn east_queens(g: &Geometry, rows: u32) -> impl Iterator<Item = EastQ
 /// West's south pieces let go of through each pin's count and West cleared in place
 /// (`count_by_east_queen`). Each part given room first for its candidates took four to
 /// five times East in address space (`docs/performance.md`, sessions 34 and 35).
+#[inline(always)]
 pub(super) fn collect_east(
     g: &Geometry,
     table: &QuadrantTable,
