@@ -103,10 +103,9 @@ impl HalfScratch {
         Some(())
     }
 
-    /// Lets go of the south pieces held for East's or West's half (filled again when
-    /// next needed).
-    pub(super) fn let_go_of_south(&mut self, east: bool) {
-        self.south[usize::from(east)] = SouthPieces::default();
+    /// Lets go of the south pieces held for West's half (filled again when next needed).
+    pub(super) fn let_go_of_west_south(&mut self) {
+        self.south[usize::from(false)] = SouthPieces::default();
     }
 
     /// How many pairs of a north and a south piece on complementary columns `half` has on

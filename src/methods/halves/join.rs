@@ -476,7 +476,7 @@ impl Join {
             // the time. Its West's south pieces (up to 268 MB at N = 28, twice their
             // slab) are not held through the count.
             if self.pins_per_row_set().is_some() {
-                half.let_go_of_south(false);
+                half.let_go_of_west_south();
             }
             let built = classes.iter().map(|c| c.len() as u64).sum::<u64>();
             *nodes += built;
