@@ -32,7 +32,7 @@
 //! row set's only pin, the projection of N = 28 was 23% higher (324,847 against 263,153
 //! core-hours, two runs of `estimate 28 --shards 100000 --seconds 180`).
 
-use super::join::Join;
+use super::join::{Join, Size};
 use super::memory;
 use crate::methods::partition;
 use crate::methods::regression::{self, SIZES};
@@ -98,9 +98,12 @@ fn sized_and_timed(
         .take(MOST_SAMPLED)
         .collect();
     let started = Instant::now();
-    let timed = match join.pins_per_row_set() {
+    let (timed, known) = match join.pins_per_row_set() {
         Some(pins) => timed_in_row_sets(join, &order, budget * TIMED_SHARE, pins, sampler, full),
-        None => sampler.run_for(&order, budget * TIMED_SHARE, full).0,
+        None => {
+            let timed = sampler.run_for(&order, budget * TIMED_SHARE, full).0;
+            (timed, HashMap::new())
+        }
     };
     let seconds: HashMap<usize, f64> = timed.iter().map(|t| (t.id, t.seconds)).collect();
     let census = timed.len() == join.len();
@@ -110,7 +113,7 @@ fn sized_and_timed(
         // What the budget has left (a sub-problem in hand may outlast the timing's
         // share), a tenth of it at least.
         let left = budget - started.elapsed().as_secs_f64();
-        sized(join, &order, left.max(budget / 10.0), sampler, full)
+        sized(join, &order, &known, left.max(budget / 10.0), sampler, full)
     };
     let units: Vec<(f64, [f64; SIZES])> = order
         .iter()
@@ -141,10 +144,12 @@ fn sized_and_timed(
 }
 
 /// The sizes of the longest run of `order`'s first sub-problems sized on the sampler's
-/// threads within about `seconds` (none handed out after, nor once `full` or stopped).
+/// threads within about `seconds` (none handed out after, nor once `full` or stopped),
+/// those `known` already taken as they are.
 fn sized(
     join: &Join,
     order: &[usize],
+    known: &HashMap<usize, [f64; SIZES]>,
     seconds: f64,
     sampler: &dyn Sampler,
     full: &(dyn Fn() -> bool + Sync),
@@ -159,10 +164,14 @@ fn sized(
         while started.elapsed().as_secs_f64() < seconds && !full() {
             let i = next.fetch_add(1, Ordering::Relaxed);
             let Some(&id) = order.get(i) else { break };
+            if let Some(&size) = known.get(&id) {
+                mine.push((i, size));
+                continue;
+            }
             let Some(size) = join.size(id, &mut scratch, &stopped) else {
                 break;
             };
-            mine.push((i, [size.pairs as f64, size.built as f64]));
+            mine.push((i, measures(&size)));
         }
         let mut found = found.lock().expect("no panics hold it");
         for (i, size) in mine {
@@ -182,6 +191,11 @@ fn sized(
 /// count's plus a `pins`-th of East's. Timed cold instead, each sampled pin of its own
 /// row set, six pins of `count 28 --shard k/280840224` spent 0.5 to 9.6 s of 2.2 to 10.2 s
 /// building East.
+///
+/// Each timed pin is sized too, while its East is at hand (West built again, a tenth of
+/// the pin's time or less), so that the sizing phase goes on to new pins: sized cold, each
+/// builds an East of its own, and in a minute's sample the sizing phase only sized the
+/// timed pins again.
 fn timed_in_row_sets(
     join: &Join,
     order: &[usize],
@@ -189,7 +203,7 @@ fn timed_in_row_sets(
     pins: usize,
     sampler: &dyn Sampler,
     full: &(dyn Fn() -> bool + Sync),
-) -> Vec<Timed> {
+) -> (Vec<Timed>, HashMap<usize, [f64; SIZES]>) {
     let (next, started) = (AtomicUsize::new(0), Instant::now());
     let (kernel, stop) = (sampler.kernel(), sampler.stop());
     let stopped = || stop.is_some_and(|stop| stop.load(Ordering::Relaxed));
@@ -216,15 +230,26 @@ fn timed_in_row_sets(
             };
             let shared = (counting - building).as_secs_f64() / pins as f64;
             let seconds = counting.elapsed().as_secs_f64() + shared;
-            mine.push(Timed { id, tally, seconds });
+            let Some(size) = join.size(id, &mut scratch, &stopped) else {
+                break;
+            };
+            mine.push((Timed { id, tally, seconds }, measures(&size)));
         }
         lock(&timed).append(&mut mine);
     });
-    timed.into_inner().expect("no panics hold it")
+    let timed = timed.into_inner().expect("no panics hold it");
+    let sizes = timed.iter().map(|(t, size)| (t.id, *size)).collect();
+    (timed.into_iter().map(|(t, _)| t).collect(), sizes)
+}
+
+/// A sub-problem's size as the regression's predictors (see [`SIZES`]), time's closest
+/// first.
+fn measures(size: &Size) -> [f64; SIZES] {
+    [size.pairs as f64, size.built as f64]
 }
 
 /// The timed sub-problems, locked.
-fn lock(timed: &Mutex<Vec<Timed>>) -> std::sync::MutexGuard<'_, Vec<Timed>> {
+fn lock<T>(timed: &Mutex<Vec<T>>) -> std::sync::MutexGuard<'_, Vec<T>> {
     timed.lock().expect("no panics hold it")
 }
 
@@ -381,4 +406,60 @@ const TIMING_NOISE_SECONDS: f64 = 0.01;
 fn in_order(ids: &[usize], finished: &[Timed]) -> Vec<usize> {
     let done: std::collections::HashSet<usize> = finished.iter().map(|t| t.id).collect();
     ids.iter().copied().filter(|id| done.contains(id)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cpu::Kernel;
+    use std::sync::atomic::AtomicBool;
+
+    /// One thread, no table budget: only what `sized` asks of a sampler.
+    struct OneThread;
+
+    impl Sampler for OneThread {
+        fn threads(&self) -> usize {
+            1
+        }
+        fn kernel(&self) -> Kernel {
+            Kernel::detect()
+        }
+        fn table_budget(&self) -> Option<u64> {
+            None
+        }
+        fn run_for(&self, _: &[usize], _: f64, _: &(dyn Fn() -> bool + Sync)) -> (Vec<Timed>, f64) {
+            unreachable!("sizing times nothing")
+        }
+        fn on_each_thread(&self, work: &(dyn Fn() + Sync)) {
+            work();
+        }
+        fn node_rate(&self, _: f64) -> f64 {
+            unreachable!("sizing times nothing")
+        }
+        fn stop(&self) -> Option<&AtomicBool> {
+            None
+        }
+    }
+
+    #[test]
+    fn sizing_takes_known_sizes_as_they_are_and_sizes_the_rest() {
+        let join = Join::new(12, None, 1).unwrap();
+        let order: Vec<usize> = (0..6).rev().collect();
+        // Sizes no sub-problem of N = 12 has: taken, not measured again.
+        let known = HashMap::from([(order[0], [1e15, 7.0]), (order[2], [2e15, 9.0])]);
+        let sizes = sized(&join, &order, &known, f64::INFINITY, &OneThread, &|| false);
+        assert_eq!(sizes.len(), order.len());
+        let mut scratch = join.scratch(Kernel::detect());
+        for (&id, size) in order.iter().zip(&sizes) {
+            let expected = match known.get(&id) {
+                Some(&known) => known,
+                None => measures(&join.size(id, &mut scratch, &|| false).unwrap()),
+            };
+            assert_eq!(*size, expected, "sub-problem {id}");
+        }
+        assert!(
+            sizes[1][0] < 1e15 && sizes[1][1] > 0.0,
+            "measured, not taken"
+        );
+    }
 }
