@@ -192,10 +192,11 @@ fn sized(
 /// row set, six pins of `count 28 --shard k/280840224` spent 0.5 to 9.6 s of 2.2 to 10.2 s
 /// building East.
 ///
-/// Each timed pin is sized too, while its East is at hand (West built again, a tenth of
-/// the pin's time or less), so that the sizing phase goes on to new pins: sized cold, each
-/// builds an East of its own, and in a minute's sample the sizing phase only sized the
-/// timed pins again.
+/// Each timed pin is sized too, while its East is at hand (only its West is built
+/// again), so that the sizing phase goes on to new pins: sized cold, each builds an East
+/// of its own, and in a minute's sample the sizing phase had sized only the timed pins
+/// again. Three minutes now size 81 pins where they sized 51, and time 45 where they
+/// timed 47.
 fn timed_in_row_sets(
     join: &Join,
     order: &[usize],
