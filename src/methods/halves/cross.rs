@@ -47,6 +47,7 @@
 use super::cuts;
 use super::geometry::{Bars, Geometry, Half, for_each_subset_of, reverse_rows};
 use super::meet::Meet;
+use super::piece_pairs::Plain;
 use super::quadrants::QuadrantTable;
 use super::scratch::Scratch;
 
@@ -218,7 +219,7 @@ pub(super) fn count_together(
         }
         let from = west.len();
         let out = std::slice::from_mut(&mut *west);
-        half.collect(g, table, pin.west, pin.west_rows, true, out, halted)?;
+        half.collect(g, table, pin.west, pin.west_rows, Plain::Apart, out, halted)?;
         *nodes += (west.len() - from) as u64;
         west[from..]
             .iter_mut()
@@ -263,7 +264,7 @@ pub(super) fn count_one_by_one(
         }
         west.clear();
         let out = std::slice::from_mut(&mut *west);
-        half.collect(g, table, pin.west, pin.west_rows, true, out, halted)?;
+        half.collect(g, table, pin.west, pin.west_rows, Plain::Apart, out, halted)?;
         *nodes += west.len() as u64;
         found += match meet {
             Meet::Count => counter.count_disjoint(east, west, per_load, halted)?,

@@ -3,7 +3,7 @@
 //! kept of it is its contact key.
 
 use super::geometry::{Geometry, Half, for_each_subset_of};
-use super::piece_pairs::{Classes, North, South, pair_all};
+use super::piece_pairs::{Classes, North, Plain, South, pair_all};
 use super::quadrants::{QuadrantTable, Slab};
 use crate::cpu::Kernel;
 
@@ -35,7 +35,7 @@ impl HalfScratch {
     /// of one) keeps those with no queen on a long diagonal, and West (`out` of three)
     /// sorts them by class, the number of long diagonals they hold (the main one's queen
     /// stands in the north quadrant, the anti-diagonal's in the south, so each piece tells
-    /// its part), class 0 only when `keep_plain`. On an odd board both keep all (`out` of
+    /// its part), class 0 as `plain` says. On an odd board both keep all (`out` of
     /// one). `None` if `halted` says so before it starts or while a slab it needs is
     /// built (a half of N = 28, 30 million half-boards, takes a quarter of a second:
     /// asking within it cost 0.5% of a count of N = 16).
@@ -47,7 +47,7 @@ impl HalfScratch {
         table: &QuadrantTable,
         half: Half,
         rows: u32,
-        keep_plain: bool,
+        plain: Plain,
         out: &mut [Vec<u64>],
         halted: &dyn Fn() -> bool,
     ) -> Option<()> {
@@ -64,12 +64,7 @@ impl HalfScratch {
             (g.long_diagonals(), Classes::One)
         } else {
             let (main, anti) = (g.main_diagonal(), g.anti_diagonal());
-            let classes = Classes::Three {
-                main,
-                anti,
-                keep_plain,
-            };
-            (0, classes)
+            (0, Classes::Three { main, anti, plain })
         };
         let kernel = self.kernel;
         let south_cache = &mut self.south[usize::from(half.east)];
@@ -233,7 +228,7 @@ mod tests {
                 let candidates = scratch.candidates(&g, &table, west, rows, &never).unwrap();
                 out.iter_mut().for_each(Vec::clear);
                 scratch
-                    .collect(&g, &table, west, rows, true, &mut out, &never)
+                    .collect(&g, &table, west, rows, Plain::Apart, &mut out, &never)
                     .unwrap();
                 let built = out.iter().map(|keys| keys.len() as u64).sum::<u64>();
                 assert!(built <= candidates, "n = {n}, rows {rows:b}");

@@ -37,6 +37,7 @@ use super::cuts;
 use super::geometry::{Bars, Geometry, Half};
 use super::pairs::{LISTS, PairCounter};
 use super::partition::partition_clear;
+use super::piece_pairs::Plain;
 use super::quadrants::QuadrantTable;
 use super::scratch::{EastPart, Scratch};
 use crate::cpu::Kernel;
@@ -151,7 +152,7 @@ pub(super) fn collect_east(
             table,
             g.half(true),
             rows,
-            true,
+            Plain::Apart,
             std::slice::from_mut(keys),
             halted,
         );
@@ -160,7 +161,15 @@ pub(super) fn collect_east(
     for queen in east_queens(g, rows) {
         building.clear();
         let out = std::slice::from_mut(&mut building);
-        half.collect(g, table, queen.east, queen.east_rows, true, out, halted)?;
+        half.collect(
+            g,
+            table,
+            queen.east,
+            queen.east_rows,
+            Plain::Apart,
+            out,
+            halted,
+        )?;
         // Collected from a slice, the keys take a buffer of exactly their number.
         let keys = building.iter().map(|key| key | queen.bars).collect();
         let bars = queen.bars;

@@ -7,6 +7,7 @@ use super::geometry::{Geometry, for_each_subset, reverse_rows};
 use super::inner::{self, EAST_QUEENS_FROM, InnerPin, PIN_FROM, inner_pins};
 use super::meet::Meet;
 use super::memory;
+use super::piece_pairs::Plain;
 use super::quadrants::QuadrantTable;
 use super::scratch::Scratch;
 use crate::cpu::{Kernel, KernelLevel};
@@ -461,17 +462,17 @@ impl Join {
         let mut solutions = 0;
         for part in parts {
             classes.iter_mut().for_each(Vec::clear);
-            // Class 0 only where it counts; a pin on a long diagonal makes it class 1.
-            let keep_plain = part.class > 0 || weights[0] > 0;
-            half.collect(
-                g,
-                &self.table,
-                part.west,
-                part.west_rows,
-                keep_plain,
-                classes,
-                halted,
-            )?;
+            // A West half-board holds no long diagonal its pin's queen holds: a pin on
+            // one makes each of its half-boards a class higher.
+            let class_weights: [u64; 3] =
+                std::array::from_fn(|i| weights.get(part.class + i).copied().unwrap_or(0));
+            let plain = match class_weights {
+                [0, ..] => Plain::Dropped,
+                [plain, one, _] if plain == one => Plain::WithOne,
+                _ => Plain::Apart,
+            };
+            let (west, west_rows) = (part.west, part.west_rows);
+            half.collect(g, &self.table, west, west_rows, plain, classes, halted)?;
             // A pin apart takes seconds; the next one has other south rows about half
             // the time. Its West's south pieces (up to 268 MB at N = 28, twice their
             // slab) are not held through the count.
@@ -483,9 +484,6 @@ impl Join {
             if built == 0 {
                 continue;
             }
-            // A West half-board holds no long diagonal its pin's queen holds.
-            let class_weights: [u64; 3] =
-                std::array::from_fn(|i| weights.get(part.class + i).copied().unwrap_or(0));
             let counted = 3 - part.class;
             let per_load = self.patterns_per_load;
             if !east_parts.is_empty() {
@@ -545,7 +543,8 @@ impl Join {
             east.clear();
             let out = std::slice::from_mut(east);
             let east_half = pins[0].east;
-            (scratch.half).collect(g, &self.table, east_half, east_rows, true, out, halted)?;
+            let plain = Plain::Apart;
+            (scratch.half).collect(g, &self.table, east_half, east_rows, plain, out, halted)?;
             tally.nodes += scratch.patterns.len() as u64;
             let (table, per_load, nodes) = (&self.table, self.patterns_per_load, &mut tally.nodes);
             let found = if meet == Meet::Count && !self.other_way {
