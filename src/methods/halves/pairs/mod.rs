@@ -106,6 +106,8 @@ pub struct PairCounter {
     /// Scratch for `split`: each depth's items, list by list, and a partition's keys.
     filtered: Vec<[Vec<u64>; LISTS]>,
     partition_scratch: Vec<u64>,
+    /// Scratch for sorting by many cut bits (`cuts::sort_by_pext`).
+    sort_scratch: Vec<u64>,
 }
 
 /// The most cut bits a load uses. The large loads of N >= 25 (a million patterns and
@@ -193,6 +195,7 @@ impl PairCounter {
             splits: false,
             filtered: Vec::new(),
             partition_scratch: Vec::new(),
+            sort_scratch: Vec::new(),
         }
     }
 
@@ -203,7 +206,12 @@ impl PairCounter {
     ///
     /// The keys come as given to [`PairCounter::load`] or [`PairCounter::count`]: where
     /// the load squeezes, the same PEXT squeezes them.
-    fn arrange(&self, keys: &[u64], sorted: &mut Vec<u64>, starts: &mut Vec<usize>) {
+    fn arrange(
+        &self,
+        keys: &[u64],
+        (sorted, starts): (&mut Vec<u64>, &mut Vec<usize>),
+        scratch: &mut Vec<u64>,
+    ) {
         if self.cuts == 0 {
             starts.clear();
             starts.extend([0, keys.len()]);
@@ -218,13 +226,14 @@ impl PairCounter {
         let cut_bits = &self.cut_bits[..self.cuts];
         if !self.fast_extract {
             // No squeeze either (it needs PEXT).
-            cuts::sort_by_shifts(cut_bits, keys, sorted, starts);
+            cuts::sort_by_shifts(cut_bits, keys, (sorted, starts), scratch);
             return;
         }
         // The cut bits among the keys' own: squeezed bit `i` is the squeeze's `i`-th.
         let within = if self.squeeze != 0 { self.squeeze } else { !0 };
         let value = cuts::deposit(cut_bits.iter().fold(0, |m, &b| m | 1 << b), within);
-        cuts::sort_by_pext(value, within & !value, self.kernel, keys, sorted, starts)
+        let out = (sorted, starts);
+        cuts::sort_by_pext(value, within & !value, self.kernel, keys, out, scratch)
             .expect("PEXT is fast only with a kernel of the AVX2 level");
     }
 
@@ -348,10 +357,11 @@ impl PairCounter {
             std::mem::take(&mut self.patterns),
             std::mem::take(&mut self.starts),
         );
-        for (list, (sorted, starts)) in patterns.iter().zip(sorted.iter_mut().zip(&mut starts)) {
-            self.arrange(list, sorted, starts);
+        let mut scratch = std::mem::take(&mut self.sort_scratch);
+        for (list, out) in patterns.iter().zip(sorted.iter_mut().zip(&mut starts)) {
+            self.arrange(list, out, &mut scratch);
         }
-        (self.patterns, self.starts) = (sorted, starts);
+        (self.patterns, self.starts, self.sort_scratch) = (sorted, starts, scratch);
         // Room for the largest bucket's blocks (weighted, each list from a lane of its
         // own, and a lane more for AVX2's pairs of lanes).
         let more = usize::from(self.weighted());
@@ -501,14 +511,16 @@ impl PairCounter {
         );
         // Items are counted as they come where the patterns are neither cut nor squeezed.
         let as_they_come = self.cuts == 0 && self.squeeze == 0;
+        let mut scratch = std::mem::take(&mut self.sort_scratch);
         for (i, &(items, _)) in lists.iter().enumerate() {
             if as_they_come {
                 starts[i].clear();
                 starts[i].extend([0, items.len()]);
             } else {
-                self.arrange(items, &mut sorted[i], &mut starts[i]);
+                self.arrange(items, (&mut sorted[i], &mut starts[i]), &mut scratch);
             }
         }
+        self.sort_scratch = scratch;
         let mut total = Some(0);
         'cuts: for cut in 0..1 << self.cuts {
             if halted() {
