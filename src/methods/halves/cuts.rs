@@ -362,42 +362,23 @@ fn sort_by(
     }
     let low = bits - ONE_PASS_BITS;
     let mut groups = Vec::new();
-    place_by_value(how, ONE_PASS_BITS, low, keys, sorted, &mut groups, |key| {
-        key
-    });
-    let low_values = 1 << low;
-    let low_value = |key: u64| how.value(key) & (low_values - 1);
+    let whole = std::convert::identity;
+    place_by_value(how, ONE_PASS_BITS, low, keys, sorted, &mut groups, whole);
     starts.clear();
-    let mut next = vec![0usize; low_values];
+    let mut group_starts = Vec::new();
     for range in groups.windows(2) {
-        // Each group in turn, counted then placed while it is in the cache.
-        let group = &mut sorted[range[0]..range[1]];
-        next.fill(0);
-        for &key in group.iter() {
-            next[low_value(key)] += 1;
-        }
-        let mut at = 0;
-        for next in &mut next {
-            starts.push(range[0] + at);
-            (at, *next) = (at + *next, at);
-        }
-        scratch.clear();
-        scratch.reserve(group.len());
-        let out = &mut scratch.spare_capacity_mut()[..group.len()];
-        for &key in group.iter() {
-            let slot = &mut next[low_value(key)];
-            out[*slot].write(how.rest(key));
-            *slot += 1;
-        }
-        // SAFETY: each of the group's keys went to a slot of its own below their number.
-        unsafe { scratch.set_len(group.len()) };
-        group.copy_from_slice(scratch);
+        // Each group in turn, placed by its low bits while it is in the cache.
+        let group = &sorted[range[0]..range[1]];
+        let rest = |key| how.rest(key);
+        place_by_value(how, low, 0, group, scratch, &mut group_starts, rest);
+        starts.extend(group_starts[..1 << low].iter().map(|at| range[0] + at));
+        sorted[range[0]..range[1]].copy_from_slice(scratch);
     }
     starts.push(keys.len());
 }
 
-/// One counting pass of [`sort_by`]: `keys` into `sorted` by the value's bits from
-/// `shift` up (`bits` of them), each as `store` makes it; value `v`'s from `starts[v]`.
+/// One counting pass of [`sort_by`]: `keys` into `sorted` by the `bits` bits of their
+/// value from `shift` up, each as `store` makes it; value `v`'s from `starts[v]`.
 ///
 /// The keys are taken as [`PARTS`] consecutive parts, a key of each in turn, each part
 /// counting and placing with counters of its own (its keys go after the earlier parts'
@@ -415,7 +396,7 @@ fn place_by_value(
     store: impl Fn(u64) -> u64,
 ) {
     let values = 1 << bits;
-    let value = |key: u64| how.value(key) >> shift;
+    let value = |key: u64| how.value(key) >> shift & (values - 1);
     let part = keys.len() / PARTS;
     // The keys past the last whole part are the last part's.
     let (body, tail) = keys.split_at(PARTS * part);
