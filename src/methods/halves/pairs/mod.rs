@@ -21,6 +21,7 @@ mod held;
 mod joint;
 mod part;
 mod split;
+mod squeeze;
 
 use super::blocks::{self, Lanes};
 use super::cuts;
@@ -53,8 +54,12 @@ pub struct PairCounter {
     key_bits: u32,
     /// The loaded patterns' key bits, squeezed (see [`PairCounter::load`]).
     bits: u32,
-    /// The bits the loaded patterns use, when they were squeezed to those; else 0.
+    /// The bits the loaded keys are squeezed to (see [`PairCounter::load`]); else 0.
     squeeze: u64,
+    /// The bits some loaded pattern holds that the squeeze left out because none of the
+    /// items to be counted holds them ([`PairCounter::load_lists_for`]): an item that
+    /// holds one would be miscounted, so the items counted are checked against them.
+    dropped_held: u64,
     /// How the loaded patterns' keys, their cut bits taken out, are cut into chunks.
     layout: Layout,
     /// The cut bits for the loaded patterns, best first.
@@ -173,6 +178,7 @@ impl PairCounter {
             key_bits,
             bits: key_bits,
             squeeze: 0,
+            dropped_held: 0,
             layout: Layout::for_bits(key_bits),
             built_layout: Layout::for_bits(key_bits),
             cut_bits: Vec::new(),
@@ -278,7 +284,9 @@ impl PairCounter {
     /// Where PEXT is fast and the patterns leave enough key bits unused to save a chunk,
     /// patterns and items are squeezed to the bits the patterns use (an item's other bits
     /// never clash): an odd board's West never holds its pin's four barred diagonals, and
-    /// 34 bits are 5 chunks where N = 21's 38 are 7.
+    /// 34 bits are 5 chunks where N = 21's 38 are 7. (Where the items given are the ones
+    /// counted, as in [`PairCounter::count_disjoint`], the squeeze also leaves out the
+    /// bits none of them holds.)
     pub fn load(&mut self, patterns: &[u64], items: &[&[u64]]) {
         self.load_lists(&[(patterns, 1)], items);
     }
@@ -289,20 +297,7 @@ impl PairCounter {
     /// `merges_lists`). Each bucket lays each list's patterns out from a
     /// lane of its own (`blocks`), and the kernel weighs its counts lane by lane.
     pub fn load_lists(&mut self, lists: &[(&[u64], u64)], items: &[&[u64]]) {
-        assert!((1..=LISTS).contains(&lists.len()), "1 to {LISTS} lists");
-        self.lists = lists.len();
-        self.weights = std::array::from_fn(|i| lists.get(i).map_or(1, |&(_, w)| w));
-        self.squeeze = 0;
-        self.bits = self.key_bits;
-        if self.fast_extract {
-            let all = lists.iter().flat_map(|&(list, _)| list);
-            let used = all.fold(0, |used, &key| used | key);
-            let bits = used.count_ones().max(1);
-            if Layout::for_bits(bits).chunks < Layout::for_bits(self.key_bits).chunks {
-                (self.squeeze, self.bits) = (used, bits);
-            }
-        }
-        self.load_keys(lists, items);
+        self.load_lists_within(lists, items, !0);
     }
 
     /// Whether the loaded patterns are weighed lane by lane (several lists, or one of a
@@ -311,9 +306,12 @@ impl PairCounter {
         self.lists > 1 || self.weights[0] != 1
     }
 
-    /// [`PairCounter::load_lists`] once the squeeze is chosen: the keys are squeezed as
-    /// they are sorted by their cut bits, or apart where there is no cut.
+    /// [`PairCounter::load_lists`] once the squeeze is chosen (see `squeeze`): the keys
+    /// are squeezed as they are sorted by their cut bits, or apart where there is no cut.
     fn load_keys(&mut self, lists: &[(&[u64], u64)], items: &[&[u64]]) {
+        assert!((1..=LISTS).contains(&lists.len()), "1 to {LISTS} lists");
+        self.lists = lists.len();
+        self.weights = std::array::from_fn(|i| lists.get(i).map_or(1, |&(_, w)| w));
         let items_len = items.iter().map(|s| s.len()).sum();
         let patterns: [&[u64]; LISTS] =
             std::array::from_fn(|i| lists.get(i).map_or(&[][..], |&(list, _)| list));
@@ -461,19 +459,19 @@ impl PairCounter {
                 let all: [&[u64]; LISTS] =
                     std::array::from_fn(|i| lists.get(i).map_or(&[][..], |&(list, _)| list));
                 for patterns in keys.chunks(per_load) {
-                    self.load(patterns, &all[..lists.len()]);
+                    self.load_lists_for(&[(patterns, 1)], &all[..lists.len()]);
                     total += self.count_weighted_until(lists, halted)?;
                 }
             }
             Side::Lists if merges_lists(lists, per_load) => {
                 let (kept, len) = counted(lists);
-                self.load_lists(&kept[..len], &[keys]);
+                self.load_lists_for(&kept[..len], &[keys]);
                 total += self.count_until(keys, halted)?;
             }
             Side::Lists => {
                 for &(list, weight) in lists {
                     for patterns in list.chunks(per_load) {
-                        self.load(patterns, &[keys]);
+                        self.load_lists_for(&[(patterns, 1)], &[keys]);
                         total += weight * self.count_until(keys, halted)?;
                     }
                 }
@@ -505,6 +503,7 @@ impl PairCounter {
         halted: &dyn Fn() -> bool,
     ) -> Option<u64> {
         assert!(lists.len() <= LISTS, "at most {LISTS} lists of items");
+        self.assert_squeeze_holds(lists);
         let (mut sorted, mut starts) = (
             std::mem::take(&mut self.items),
             std::mem::take(&mut self.item_starts),
@@ -902,6 +901,51 @@ mod tests {
                         sliced::count_weighted(kernel, &sliced, layout, &items, &lanes.weights);
                     assert_eq!(got, want_weighted, "{kernel:?}, {layout:?} weighted");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn loads_for_their_items_leave_out_the_bits_no_item_holds() {
+        let mut rng = fastrand::Rng::with_seed(43);
+        let key_bits = 50;
+        // The patterns hold all 50 bits, the items only the low 38: the high 12 never
+        // clash, and 38 bits (less the cuts) take fewer chunks.
+        let patterns = random_keys(&mut rng, 30_000, key_bits, 3);
+        let low = (1u64 << 38) - 1;
+        let items: Vec<u64> = random_keys(&mut rng, 3_000, key_bits, 3)
+            .into_iter()
+            .map(|key| key & low)
+            .collect();
+        let want = naive(&patterns, &items);
+        for kernel in Kernel::available() {
+            let mut counter = PairCounter::new(key_bits, kernel);
+            counter.load_lists_for(&[(&patterns, 1)], &[&items]);
+            if counter.fast_extract {
+                assert!(counter.bits <= 38, "{kernel:?}: {} bits", counter.bits);
+                assert_eq!(counter.dropped_held, !low & ((1 << key_bits) - 1));
+            }
+            assert_eq!(counter.count(&items), want, "{kernel:?}");
+            // Both sides loaded in turn by the side chooser, each for the other.
+            let never = || false;
+            assert_eq!(
+                counter.count_disjoint(&patterns, &items, 10_000, &never),
+                Some(want),
+                "{kernel:?}"
+            );
+            assert_eq!(
+                counter.count_disjoint(&items, &patterns, 10_000, &never),
+                Some(want),
+                "{kernel:?}"
+            );
+            // An item holding a bit the squeeze left out is refused, not miscounted.
+            counter.load_lists_for(&[(&patterns, 1)], &[&items]);
+            if counter.dropped_held != 0 {
+                let stray = [1u64 << 45];
+                let counted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    counter.count(&stray)
+                }));
+                assert!(counted.is_err(), "{kernel:?}");
             }
         }
     }
