@@ -1,5 +1,11 @@
 //! Which bits a sample of keys hold: what a load ranks its cut bits by, and a split its
-//! bits.
+//! bits; and which bits any key holds (what a load is squeezed to).
+
+/// The bits any of the keys of `sets` holds.
+pub(super) fn held_bits<'a>(sets: impl IntoIterator<Item = &'a [u64]>) -> u64 {
+    let keys = sets.into_iter().flatten();
+    keys.fold(0, |held, &key| held | key)
+}
 
 /// For each bit, how many of a sample of about `sample` of `sets`' keys (one every so
 /// many, across the sets) hold it, and how many were sampled.

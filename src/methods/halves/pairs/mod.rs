@@ -28,7 +28,7 @@ use super::cuts;
 use super::load_side::{self, Side};
 use super::sliced::{BLOCK, Bits512, Layout};
 use crate::cpu::Kernel;
-use held::held_by_sample;
+use held::{held_bits, held_by_sample};
 use std::ops::Range;
 
 /// The widest key the counter takes (a join's keys have `2n - 2` bits: 50 at N = 26).
@@ -57,7 +57,7 @@ pub struct PairCounter {
     /// The bits the loaded keys are squeezed to (see [`PairCounter::load`]); else 0.
     squeeze: u64,
     /// The bits some loaded pattern holds that the squeeze left out because none of the
-    /// items to be counted holds them ([`PairCounter::load_lists_for`]): an item that
+    /// items to be counted holds them (`squeeze`): an item that
     /// holds one would be miscounted, so the items counted are checked against them.
     dropped_held: u64,
     /// How the loaded patterns' keys, their cut bits taken out, are cut into chunks.
@@ -458,20 +458,22 @@ impl PairCounter {
             Side::Keys => {
                 let all: [&[u64]; LISTS] =
                     std::array::from_fn(|i| lists.get(i).map_or(&[][..], |&(list, _)| list));
+                let items_hold = held_bits(all);
                 for patterns in keys.chunks(per_load) {
-                    self.load_lists_for(&[(patterns, 1)], &all[..lists.len()]);
+                    self.load_lists_within(&[(patterns, 1)], &all[..lists.len()], items_hold);
                     total += self.count_weighted_until(lists, halted)?;
                 }
             }
             Side::Lists if merges_lists(lists, per_load) => {
                 let (kept, len) = counted(lists);
-                self.load_lists_for(&kept[..len], &[keys]);
+                self.load_lists_within(&kept[..len], &[keys], held_bits([keys]));
                 total += self.count_until(keys, halted)?;
             }
             Side::Lists => {
+                let items_hold = held_bits([keys]);
                 for &(list, weight) in lists {
                     for patterns in list.chunks(per_load) {
-                        self.load_lists_for(&[(patterns, 1)], &[keys]);
+                        self.load_lists_within(&[(patterns, 1)], &[keys], items_hold);
                         total += weight * self.count_until(keys, halted)?;
                     }
                 }
@@ -920,7 +922,7 @@ mod tests {
         let want = naive(&patterns, &items);
         for kernel in Kernel::available() {
             let mut counter = PairCounter::new(key_bits, kernel);
-            counter.load_lists_for(&[(&patterns, 1)], &[&items]);
+            counter.load_lists_within(&[(&patterns, 1)], &[&items], held_bits([&items[..]]));
             if counter.fast_extract {
                 assert!(counter.bits <= 38, "{kernel:?}: {} bits", counter.bits);
                 assert_eq!(counter.dropped_held, !low & ((1 << key_bits) - 1));
@@ -939,7 +941,7 @@ mod tests {
                 "{kernel:?}"
             );
             // An item holding a bit the squeeze left out is refused, not miscounted.
-            counter.load_lists_for(&[(&patterns, 1)], &[&items]);
+            counter.load_lists_within(&[(&patterns, 1)], &[&items], held_bits([&items[..]]));
             if counter.dropped_held != 0 {
                 let stray = [1u64 << 45];
                 let counted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {

@@ -4,24 +4,18 @@
 //! West's half-boards each hold diagonals the other half never reaches: at N = 28 the
 //! patterns of a load use 46 to 49 bits and share only 38 to 41 with its items.
 
-use super::{LISTS, PairCounter};
+use super::PairCounter;
+use super::held::held_bits;
 use crate::methods::halves::sliced::Layout;
 
 impl PairCounter {
-    /// [`PairCounter::load_lists`] for counting `items` themselves (or keys that hold
-    /// only bits some of them hold), so that the squeeze may also leave out the bits the
-    /// patterns hold and no item does. A pin of N = 28 then takes 29 bits past its cut
-    /// bits instead of 36 (chunks of 8 bits, not 9: blocks half the size). Counting an
-    /// item that holds such a bit panics (see [`PairCounter::assert_squeeze_holds`]).
-    pub(super) fn load_lists_for(&mut self, lists: &[(&[u64], u64)], items: &[&[u64]]) {
-        let held = items.iter().flat_map(|set| set.iter());
-        let items_hold = held.fold(0, |hold, &key| hold | key);
-        self.load_lists_within(lists, items, items_hold);
-    }
-
     /// [`PairCounter::load_lists`] with the squeeze within `items_hold`, the bits the
-    /// items to be counted may hold (all of them for any items). Only where PEXT is fast,
-    /// and only where the squeeze saves a chunk.
+    /// items to be counted may hold: all of them for any items, or [`held_bits`] of the
+    /// items to be counted, which lets the squeeze also leave out the bits the patterns
+    /// hold and no item does. A pin of N = 28 then takes 29 bits past its cut bits instead
+    /// of 36 (chunks of 8 bits, not 9: blocks half the size). Counting an item that holds
+    /// such a bit panics (see [`PairCounter::assert_squeeze_holds`]). Only where PEXT is
+    /// fast, and only where the squeeze saves a chunk.
     pub(super) fn load_lists_within(
         &mut self,
         lists: &[(&[u64], u64)],
@@ -31,8 +25,7 @@ impl PairCounter {
         (self.squeeze, self.dropped_held) = (0, 0);
         self.bits = self.key_bits;
         if self.fast_extract {
-            let all = lists.iter().flat_map(|&(list, _)| list);
-            let held = all.fold(0, |held, &key| held | key);
+            let held = held_bits(lists.iter().map(|&(list, _)| list));
             let used = held & items_hold;
             let bits = used.count_ones().max(1);
             if Layout::for_bits(bits).chunks < Layout::for_bits(self.key_bits).chunks {
@@ -45,13 +38,12 @@ impl PairCounter {
 
     /// Panics if an item of `lists` holds a bit that some loaded pattern holds and the
     /// squeeze left out: its clashes there would go uncounted. One pass over the items,
-    /// only after [`PairCounter::load_lists_for`] left such bits out.
+    /// only where the squeeze left such bits out.
     pub(super) fn assert_squeeze_holds(&self, lists: &[(&[u64], u64)]) {
         if self.dropped_held == 0 {
             return;
         }
-        let held = lists.iter().take(LISTS).flat_map(|(items, _)| items.iter());
-        let held = held.fold(0, |held, &key| held | key);
+        let held = held_bits(lists.iter().map(|&(items, _)| items));
         assert!(
             held & self.dropped_held == 0,
             "an item holds a bit the load's squeeze left out"
