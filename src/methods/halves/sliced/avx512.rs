@@ -3,8 +3,8 @@
 use super::layout::{Bits512, Layout, TILE_BLOCKS, item_masks, weigh};
 use std::arch::x86_64::{
     __m512i, _mm256_and_si256, _mm256_load_si256, _mm256_set1_epi64x, _mm512_add_epi64,
-    _mm512_and_si512, _mm512_load_si512, _mm512_popcnt_epi64, _mm512_reduce_add_epi64,
-    _mm512_set1_epi64, _mm512_setzero_si512, _mm512_zextsi256_si512,
+    _mm512_and_si512, _mm512_load_si512, _mm512_popcnt_epi64, _mm512_set1_epi64,
+    _mm512_setzero_si512, _mm512_zextsi256_si512,
 };
 
 /// [`super::count_plain`] with AVX-512: up to 48 patterns held in six registers, each
@@ -56,35 +56,7 @@ fn plain_held<const GROUPS: usize>(patterns: &[u64], items: &[u64]) -> u64 {
 /// The AVX-512 kernel: the same loop as the portable one, one register per mask.
 #[target_feature(enable = "avx512f,avx512bw,avx512vpopcntdq,popcnt,bmi1,bmi2,lzcnt")]
 pub(super) fn count_sliced(sliced: &[Bits512], layout: Layout, items: &[u64]) -> u64 {
-    with_layout!(layout, sliced_avx512(sliced, items))
-}
-
-#[inline(always)]
-fn sliced_avx512<const CHUNKS: usize, const WIDTH: u32>(sliced: &[Bits512], items: &[u64]) -> u64 {
-    let block_len = CHUNKS << WIDTH;
-    let half = half_last(sliced, block_len);
-    let tiles = sliced.chunks(TILE_BLOCKS * block_len);
-    let last_tile = tiles.len().saturating_sub(1);
-    // SAFETY (all blocks): only inlined into `count_sliced`, which has the features.
-    let mut sums: __m512i = unsafe { _mm512_setzero_si512() };
-    for (t, tile) in tiles.enumerate() {
-        let blocks = tile.len() / block_len;
-        let half_block = if half && t == last_tile {
-            blocks - 1
-        } else {
-            blocks
-        };
-        for &item in items {
-            let masks = item_masks::<CHUNKS, WIDTH>(item);
-            for (b, block) in tile.chunks_exact(block_len).enumerate() {
-                // SAFETY: `masks` lie inside a block of `block_len` masks.
-                let counts = unsafe { visit(block, masks, b == half_block) };
-                sums = unsafe { _mm512_add_epi64(sums, counts) };
-            }
-        }
-    }
-    // SAFETY: compiled with AVX-512 F (this function's target features).
-    unsafe { _mm512_reduce_add_epi64(sums) as u64 }
+    with_layout!(layout, by_tiles(sliced, items, None))
 }
 
 /// Whether the last of the blocks (`block_len` masks each) holds patterns in its low
@@ -140,62 +112,85 @@ pub(super) fn count_weighted(
     items: &[u64],
     weights: &[[u64; 8]],
 ) -> u64 {
-    with_layout!(layout, weighted_avx512(sliced, items, weights))
+    assert_eq!(
+        weights.len() * layout.block(),
+        sliced.len(),
+        "a block's weights"
+    );
+    with_layout!(layout, by_tiles(sliced, items, Some(weights)))
 }
 
-#[inline(always)]
-fn weighted_avx512<const CHUNKS: usize, const WIDTH: u32>(
+/// The blocks' counts, tile by tile ([`TILE_BLOCKS`] blocks an item meets in a row),
+/// added up, each block's weighed lane by lane by `weights` if given.
+///
+/// The kernel's features are on this function and [`tile_counts`] themselves, not only
+/// on their callers by inlining: a closure inherits the features of the function it is
+/// written in, and `tile_counts` compiles only where its caller has them. Before, one
+/// layout more made LLVM keep a fold over the tiles out of line, its closure compiled
+/// without the features and every intrinsic a call: a pin of N = 28 took 60 s, not 4.
+#[target_feature(enable = "avx512f,avx512bw,avx512vpopcntdq,popcnt,bmi1,bmi2,lzcnt")]
+#[inline]
+fn by_tiles<const CHUNKS: usize, const WIDTH: u32>(
     sliced: &[Bits512],
     items: &[u64],
-    weights: &[[u64; 8]],
+    weights: Option<&[[u64; 8]]>,
 ) -> u64 {
     let block = CHUNKS << WIDTH;
     let half = half_last(sliced, block);
-    let tiles = sliced
-        .chunks(TILE_BLOCKS * block)
-        .zip(weights.chunks(TILE_BLOCKS));
+    let tiles = sliced.chunks(TILE_BLOCKS * block);
     let last_tile = tiles.len().saturating_sub(1);
-    tiles
-        .enumerate()
-        .map(|(t, (tile, weights))| {
-            let half = half && t == last_tile;
-            match tile.len() / block {
-                4 => weighted_tile::<CHUNKS, WIDTH, 4>(tile, items, weights, half),
-                3 => weighted_tile::<CHUNKS, WIDTH, 3>(tile, items, weights, half),
-                2 => weighted_tile::<CHUNKS, WIDTH, 2>(tile, items, weights, half),
-                _ => weighted_tile::<CHUNKS, WIDTH, 1>(tile, items, weights, half),
-            }
-        })
-        .sum()
+    let mut total = 0;
+    for (t, tile) in tiles.enumerate() {
+        let counts = match (tile.len() / block, half && t == last_tile) {
+            (4, false) => tile_counts::<CHUNKS, WIDTH, 4, false>(tile, items),
+            (3, false) => tile_counts::<CHUNKS, WIDTH, 3, false>(tile, items),
+            (2, false) => tile_counts::<CHUNKS, WIDTH, 2, false>(tile, items),
+            (_, false) => tile_counts::<CHUNKS, WIDTH, 1, false>(tile, items),
+            (4, true) => tile_counts::<CHUNKS, WIDTH, 4, true>(tile, items),
+            (3, true) => tile_counts::<CHUNKS, WIDTH, 3, true>(tile, items),
+            (2, true) => tile_counts::<CHUNKS, WIDTH, 2, true>(tile, items),
+            (_, true) => tile_counts::<CHUNKS, WIDTH, 1, true>(tile, items),
+        };
+        total += match weights {
+            Some(weights) => counts
+                .iter()
+                .zip(&weights[t * TILE_BLOCKS..])
+                .map(|(&lanes, w)| weigh(lanes, w))
+                .sum::<u64>(),
+            None => counts.as_flattened().iter().sum(),
+        };
+    }
+    total
 }
 
-/// One tile of `BLOCKS` blocks (a constant, so that each block's sums stay in a
-/// register), its last block visited by halves if `half` (see [`half_last`]).
-#[inline(always)]
-fn weighted_tile<const CHUNKS: usize, const WIDTH: u32, const BLOCKS: usize>(
+/// Lane by lane, the patterns of each block of a tile of `BLOCKS` blocks that share no
+/// bit with each item (the blocks past `BLOCKS` count 0). `BLOCKS` is a constant so that
+/// each block's sums stay in a register, and so is `HALF`, whether its last block is
+/// visited by halves (see [`half_last`]), so that the test leaves the item loop: with it
+/// a value, a pin of N = 28 spilled the items' pointer from the registers. With the
+/// kernel's features, so that only a caller that has them compiles.
+#[target_feature(enable = "avx512f,avx512bw,avx512vpopcntdq,popcnt,bmi1,bmi2,lzcnt")]
+#[inline]
+fn tile_counts<const CHUNKS: usize, const WIDTH: u32, const BLOCKS: usize, const HALF: bool>(
     tile: &[Bits512],
     items: &[u64],
-    weights: &[[u64; 8]],
-    half: bool,
-) -> u64 {
+) -> [[u64; 8]; TILE_BLOCKS] {
     let block = CHUNKS << WIDTH;
-    assert!(tile.len() == BLOCKS * block && weights.len() == BLOCKS);
-    let half_block = if half { BLOCKS - 1 } else { BLOCKS };
-    // SAFETY (all blocks): only inlined into `count_weighted`, which has the features.
-    let mut sums: [__m512i; BLOCKS] = [unsafe { _mm512_setzero_si512() }; BLOCKS];
+    assert!(tile.len() == BLOCKS * block && BLOCKS <= TILE_BLOCKS);
+    let mut sums: [__m512i; BLOCKS] = [_mm512_setzero_si512(); BLOCKS];
     for &item in items {
         let masks = item_masks::<CHUNKS, WIDTH>(item);
         for (b, sum) in sums.iter_mut().enumerate() {
             // SAFETY: block `b` lies in the tile (asserted above) and holds `masks`.
-            let counts = unsafe { visit(&tile[b * block..][..block], masks, b == half_block) };
-            *sum = unsafe { _mm512_add_epi64(*sum, counts) };
+            let counts =
+                unsafe { visit(&tile[b * block..][..block], masks, HALF && b == BLOCKS - 1) };
+            *sum = _mm512_add_epi64(*sum, counts);
         }
     }
-    // SAFETY: a __m512i is eight u64 lanes.
-    let lanes = sums.map(|sum| unsafe { std::mem::transmute::<__m512i, [u64; 8]>(sum) });
-    lanes
-        .iter()
-        .zip(weights)
-        .map(|(&lanes, w)| weigh(lanes, w))
-        .sum()
+    let mut counts = [[0; 8]; TILE_BLOCKS];
+    for (lanes, sum) in counts.iter_mut().zip(sums) {
+        // SAFETY: a __m512i is eight u64 lanes.
+        *lanes = unsafe { std::mem::transmute::<__m512i, [u64; 8]>(sum) };
+    }
+    counts
 }
