@@ -192,7 +192,7 @@ fn push_block_body(
     }
 }
 
-/// Masks of a chunk's half (the higher, of up to 5 of its at most 9 bits).
+/// Masks of a chunk's half (the higher, of up to 5 of its at most 10 bits).
 const HALF: usize = 1 << MAX_WIDTH.div_ceil(2);
 
 /// Transposes a 64 x 64 bit matrix: bit `j` of row `i` becomes bit `i` of row `j`. In six

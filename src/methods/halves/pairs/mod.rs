@@ -888,7 +888,9 @@ mod tests {
                 let items = random_keys(&mut rng, 100, bits, 4);
                 let (a, b) = patterns.split_at(100);
                 let want_weighted = 3 * naive(a, &items) + 2 * naive(b, &items);
-                for chunks in bits.div_ceil(9) as usize..Layout::for_bits(bits).chunks {
+                for chunks in
+                    bits.div_ceil(sliced::MAX_WIDTH) as usize..Layout::for_bits(bits).chunks
+                {
                     let width = bits.div_ceil(chunks as u32);
                     let layout = Layout { chunks, width };
                     let (mut lacking, mut sliced) = (vec![Bits512([0; 8]); bits as usize], vec![]);

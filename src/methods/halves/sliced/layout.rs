@@ -1,12 +1,17 @@
 //! How a block's masks lie: the chunks a load's keys are cut into ([`Layout`]: 6 or 7
-//! bits, up to 9 for a part that many items meet), the blocks of 512 patterns
+//! bits, up to 10 for a part that many items meet), the blocks of 512 patterns
 //! ([`Bits512`] masks), and where an item's masks lie in a block; shared by every kernel.
 
 /// Patterns per block: one bit of a [`Bits512`] each.
 pub const BLOCK: usize = 512;
 
-/// The widest chunks of [`Layout::for_visits`]: 9 bits, 512 masks (32 KB) a chunk.
-pub(in crate::methods::halves) const MAX_WIDTH: u32 = 9;
+/// The widest chunks of [`Layout::for_visits`]: 10 bits, 1,024 masks (64 KB) a chunk,
+/// so that keys of 30 bits past their cuts (N = 24 to 26) take three chunks, not four.
+/// Against 9, one thread, medians of 3 alternating: `count 25 --shard 7/200000` 6.34 ->
+/// 5.98 s, `count 26 --shard 7/1000000` 10.27 -> 10.01 s, a pin of N = 28 and shards of
+/// N = 24 and 27 level. With 11, level with 10. (10 once made a pin of N = 28 take 60 s:
+/// the kernels' tiles had lost their target features, see `avx512::by_tiles`.)
+pub(in crate::methods::halves) const MAX_WIDTH: u32 = 10;
 /// What building a mask costs, in loads of a mask by a kernel's visit. The kernels are
 /// bound by their loads (on a Zen 4, masks always in L1 made a pin of N = 28 only 3%
 /// faster), so a chunk fewer saves a visit a load. With 4, against 5 chunks of 7 bits
@@ -132,6 +137,12 @@ macro_rules! with_layout {
             (5, 9) => $kernel::<5, 9>($($args),*),
             (6, 9) => $kernel::<6, 9>($($args),*),
             (7, 9) => $kernel::<7, 9>($($args),*),
+            (1, 10) => $kernel::<1, 10>($($args),*),
+            (2, 10) => $kernel::<2, 10>($($args),*),
+            (3, 10) => $kernel::<3, 10>($($args),*),
+            (4, 10) => $kernel::<4, 10>($($args),*),
+            (5, 10) => $kernel::<5, 10>($($args),*),
+            (6, 10) => $kernel::<6, 10>($($args),*),
             other => unreachable!("{other:?}: keys have at most 58 bits"),
         }
     };
@@ -223,12 +234,19 @@ mod tests {
         };
         assert_eq!(Layout::for_visits(36, 100_000), wide);
         assert_eq!(Layout::largest(36), wide);
-        // 37 bits: five chunks of 8 where four cannot hold them.
+        // 37 bits: four chunks of 10 where four of 9 cannot hold them; 41 bits: five of 9.
         assert_eq!(
             Layout::for_visits(37, 100_000),
             Layout {
+                chunks: 4,
+                width: 10
+            }
+        );
+        assert_eq!(
+            Layout::for_visits(41, 100_000),
+            Layout {
                 chunks: 5,
-                width: 8
+                width: 9
             }
         );
         // Keys that one chunk of 7 holds have nothing wider to take.
