@@ -877,6 +877,31 @@ mod tests {
         );
     }
 
+    /// Asserts that `kernel` counts `patterns` against `items` in `layout` as a double
+    /// loop does: plainly, and weighted as two lists (the first `split` patterns weighing
+    /// 3, the rest 2), each from a lane of its own.
+    fn assert_counts_in_layout(
+        kernel: Kernel,
+        layout: Layout,
+        patterns: &[u64],
+        split: usize,
+        items: &[u64],
+    ) {
+        let (mut lacking, mut sliced) = (vec![Bits512([0; 8]); 64], vec![]);
+        blocks::build(kernel, patterns, layout, &mut lacking, &mut sliced);
+        let got = sliced::count(kernel, &sliced, layout, items);
+        let len = patterns.len();
+        assert_eq!(got, naive(patterns, items), "{kernel:?}, {layout:?}, {len}");
+        let (a, b) = patterns.split_at(split);
+        let (lists, mut lanes) = ([(a, 3), (b, 2)], Lanes::default());
+        sliced.clear();
+        let out = &mut sliced;
+        blocks::build_weighted(kernel, &lists, layout, &mut lacking, out, &mut lanes);
+        let got = sliced::count_weighted(kernel, &sliced, layout, items, &lanes.weights);
+        let want = 3 * naive(a, items) + 2 * naive(b, items);
+        assert_eq!(got, want, "{kernel:?}, {layout:?}, {len} weighted");
+    }
+
     #[test]
     fn wide_chunks_count_what_a_double_loop_counts() {
         // Every layout of fewer, wider chunks than a load's own, by every kernel, plainly
@@ -886,24 +911,33 @@ mod tests {
             for bits in 1..=MAX_KEY_BITS {
                 let patterns = random_keys(&mut rng, 1100, bits, 4);
                 let items = random_keys(&mut rng, 100, bits, 4);
-                let (a, b) = patterns.split_at(100);
-                let want_weighted = 3 * naive(a, &items) + 2 * naive(b, &items);
                 for chunks in
                     bits.div_ceil(sliced::MAX_WIDTH) as usize..Layout::for_bits(bits).chunks
                 {
                     let width = bits.div_ceil(chunks as u32);
                     let layout = Layout { chunks, width };
-                    let (mut lacking, mut sliced) = (vec![Bits512([0; 8]); bits as usize], vec![]);
-                    blocks::build(kernel, &patterns, layout, &mut lacking, &mut sliced);
-                    let got = sliced::count(kernel, &sliced, layout, &items);
-                    assert_eq!(got, naive(&patterns, &items), "{kernel:?}, {layout:?}");
-                    let mut lanes = Lanes::default();
-                    sliced.clear();
-                    let (lists, out) = ([(a, 3), (b, 2)], &mut sliced);
-                    blocks::build_weighted(kernel, &lists, layout, &mut lacking, out, &mut lanes);
-                    let got =
-                        sliced::count_weighted(kernel, &sliced, layout, &items, &lanes.weights);
-                    assert_eq!(got, want_weighted, "{kernel:?}, {layout:?} weighted");
+                    assert_counts_in_layout(kernel, layout, &patterns, 100, &items);
+                }
+            }
+        }
+    }
+
+    /// Loads of 1 to 9 blocks (tiles of every number of blocks, one to three tiles), each
+    /// with a full last block and with one whose patterns fill less than half of it
+    /// (visited by halves), in chunks of 10 bits and of 6, by every kernel.
+    #[test]
+    fn every_shape_of_tile_counts_what_a_double_loop_counts() {
+        let mut rng = fastrand::Rng::with_seed(41);
+        let patterns = random_keys(&mut rng, 9 * BLOCK, 30, 4);
+        let items = random_keys(&mut rng, 40, 30, 4);
+        let layouts = [(3, 10), (5, 6)].map(|(chunks, width)| Layout { chunks, width });
+        for kernel in Kernel::available() {
+            for layout in layouts {
+                for blocks in 1..=9 {
+                    for len in [blocks * BLOCK, blocks * BLOCK - 300] {
+                        let patterns = &patterns[..len];
+                        assert_counts_in_layout(kernel, layout, patterns, len / 3, &items);
+                    }
                 }
             }
         }

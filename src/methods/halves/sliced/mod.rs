@@ -81,56 +81,6 @@ pub(super) fn count_weighted(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::methods::halves::blocks::{self, Lanes};
-
-    fn naive(patterns: &[u64], items: &[u64]) -> u64 {
-        items
-            .iter()
-            .map(|&item| patterns.iter().filter(|&&p| p & item == 0).count() as u64)
-            .sum()
-    }
-
-    /// Every kernel counts, plainly and weighted, what a double loop counts for loads of
-    /// 1 to 9 blocks (tiles of every number of blocks, one to three tiles), each with a
-    /// full last block and with one whose patterns fill less than half of it (visited by
-    /// halves), in chunks of 10 bits and of 6.
-    #[test]
-    fn every_shape_of_tile_counts_what_a_double_loop_counts() {
-        let mut rng = fastrand::Rng::with_seed(41);
-        let bits = 30;
-        let mut key = || (0..bits).fold(0u64, |k, b| k | u64::from(rng.u8(..4) == 0) << b);
-        let patterns: Vec<u64> = (0..9 * BLOCK).map(|_| key()).collect();
-        let items: Vec<u64> = (0..40).map(|_| key()).collect();
-        let layouts = [(3, 10), (5, 6)].map(|(chunks, width)| Layout { chunks, width });
-        for kernel in Kernel::available() {
-            for layout in layouts {
-                for blocks in 1..=9 {
-                    for len in [blocks * BLOCK, blocks * BLOCK - 300] {
-                        let patterns = &patterns[..len];
-                        let (mut lacking, mut sliced) = (vec![Bits512([0; 8]); 64], vec![]);
-                        blocks::build(kernel, patterns, layout, &mut lacking, &mut sliced);
-                        let got = count(kernel, &sliced, layout, &items);
-                        assert_eq!(got, naive(patterns, &items), "{kernel:?} {layout:?} {len}");
-                        let (a, b) = patterns.split_at(len / 3);
-                        let (lists, mut lanes) = ([(a, 3), (b, 2)], Lanes::default());
-                        sliced.clear();
-                        let out = &mut sliced;
-                        blocks::build_weighted(
-                            kernel,
-                            &lists,
-                            layout,
-                            &mut lacking,
-                            out,
-                            &mut lanes,
-                        );
-                        let got = count_weighted(kernel, &sliced, layout, &items, &lanes.weights);
-                        let want = 3 * naive(a, &items) + 2 * naive(b, &items);
-                        assert_eq!(got, want, "{kernel:?} {layout:?} {len} weighted");
-                    }
-                }
-            }
-        }
-    }
 
     /// Every kernel counts the patterns clear of each item as a double loop does, for
     /// every number of patterns up to past what one pass holds (sparse keys, so that
