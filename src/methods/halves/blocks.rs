@@ -2,18 +2,13 @@
 //! [`super::pairs`]): for each chunk of the keys, each value of its bits, the 512-bit
 //! mask of a block's patterns that lack every bit of that value.
 //!
-//! A block's 512 patterns lie in eight lanes of 64 (one word of each mask). A load of
-//! several weighted lists lays each list's patterns of a bucket out from a lane of its
+//! A block's 512 patterns lie in sixteen lanes of 32 (half a word of each mask). A load
+//! of several weighted lists lays each list's patterns of a bucket out from a lane of its
 //! own, so that a lane holds one list's patterns and the kernel can weigh its count by
 //! lane ([`Lanes::weights`]).
 
-use super::sliced::{BLOCK, Bits512, Layout, MAX_WIDTH};
+use super::sliced::{BLOCK, Bits512, LANE, LANES, Layout, MAX_WIDTH};
 use crate::cpu::{Kernel, KernelLevel};
-
-/// Patterns per lane: one word of each mask.
-const LANE: usize = 64;
-/// Lanes per block.
-const LANES: usize = BLOCK / LANE;
 
 /// Where a weighted bucket's blocks come from: its lists' patterns, each list from a
 /// lane of its own, and each lane's weight, block by block.
@@ -40,13 +35,32 @@ pub(super) fn build(
     }
 }
 
+/// The lanes a weighted list takes at a time, in the order they are filled: one by
+/// one, except for the AVX2 kernel, which adds a block's word `i` up with word `i + 4`
+/// (its two halves), each word two lanes: four lanes (128 patterns) at a time.
+fn lane_groups(kernel: Kernel) -> (usize, [usize; LANES]) {
+    if kernel.level() == KernelLevel::Avx2 {
+        (4, [0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15])
+    } else {
+        (1, std::array::from_fn(|lane| lane))
+    }
+}
+
+/// How many blocks [`build_weighted`] takes at most for lists of these lengths.
+pub(super) fn weighted_blocks(kernel: Kernel, lens: impl Iterator<Item = usize>) -> usize {
+    let (group, _) = lane_groups(kernel);
+    let lanes: usize = lens.map(|len| len.div_ceil(group * LANE) * group).sum();
+    lanes.div_ceil(LANES)
+}
+
 /// Appends the blocks of weighted `lists` to `sliced`, each list from a lane of its own
 /// (its last lane part filled), and the weight of every lane to `lanes`: a list takes
-/// less than a lane more than its patterns fill.
+/// less than a lane more than its patterns fill (for AVX2, less than four: see
+/// [`lane_groups`]).
 ///
-/// The AVX2 kernel adds word `i` of a block up with word `i + 4` (its two halves): for
-/// it, lanes are filled in that order, two by two, so each pair holds one list (and a
-/// list takes less than two lanes more than its patterns fill).
+/// Lanes of 32, not 64 (a word of each mask): a list's last lane is left half as empty.
+/// An even board's West is three such lists, and their last lanes' empty places were a
+/// tenth of the lanes that its loads' visits met (session 37).
 pub(super) fn build_weighted(
     kernel: Kernel,
     lists: &[(&[u64], u64)],
@@ -55,27 +69,17 @@ pub(super) fn build_weighted(
     sliced: &mut Vec<Bits512>,
     lanes: &mut Lanes,
 ) {
-    let paired = kernel.level() == KernelLevel::Avx2;
-    let order = if paired {
-        [0, 4, 1, 5, 2, 6, 3, 7]
-    } else {
-        [0, 1, 2, 3, 4, 5, 6, 7]
-    };
+    let (group, order) = lane_groups(kernel);
     lanes.weights.clear();
     let mut block = [&[][..]; LANES];
     let mut weights = [0; LANES];
     let mut filled = 0;
     for &(list, weight) in lists {
-        let taken = list.len().div_ceil(LANE);
-        let taken = if paired {
-            taken.next_multiple_of(2)
-        } else {
-            taken
-        };
+        let taken = list.len().div_ceil(group * LANE) * group;
         for lane in 0..taken {
             let keys = list.get(lane * LANE..).unwrap_or_default();
-            let word = order[filled];
-            (block[word], weights[word]) = (&keys[..keys.len().min(LANE)], weight);
+            let at = order[filled];
+            (block[at], weights[at]) = (&keys[..keys.len().min(LANE)], weight);
             filled += 1;
             if filled == LANES {
                 push_block(kernel, &block, layout, lacking, sliced);
@@ -90,7 +94,7 @@ pub(super) fn build_weighted(
     }
 }
 
-/// Appends the masks of one block of patterns, lane by lane (at most 64 each, the others
+/// Appends the masks of one block of patterns, lane by lane (at most 32 each, the others
 /// empty), to `sliced`, compiled for the kernel's level (AVX2 moves a mask in two
 /// instructions, SSE2 in four: the loads of an odd board's pins and an even board's spend
 /// a tenth of their time here).
@@ -134,25 +138,24 @@ fn push_block_body(
     // Bits512 where a lane holds no pattern: chunk 0 (which every item reads) leaves
     // them out.
     let mut present = Bits512([0; 8]);
-    for (word, keys) in lanes.iter().enumerate() {
-        present.0[word] = if keys.len() == LANE {
-            !0
-        } else {
-            (1u64 << keys.len()) - 1
-        };
-        if keys.is_empty() {
+    for (word, halves) in lanes.chunks_exact(2).enumerate() {
+        let held = |keys: &[u64]| (1u64 << keys.len()) - 1;
+        present.0[word] = held(halves[0]) | (held(halves[1]) << LANE);
+        if present.0[word] == 0 {
             for bits in lacking.iter_mut() {
                 bits.0[word] = !0;
             }
             continue;
         }
-        // Transposed, row `b` holds the lane's bit `b`. A whole lane is copied as a
+        // Transposed, row `b` holds the word's bit `b`. A whole lane is copied as a
         // fixed-size array (a slice of any length went through `memmove`, called for
         // each of them).
         let mut rows = [0u64; 64];
-        match <&[u64; 64]>::try_from(*keys) {
-            Ok(whole) => rows = *whole,
-            Err(_) => rows[..keys.len()].copy_from_slice(keys),
+        for (half, keys) in rows.chunks_exact_mut(LANE).zip(halves) {
+            match <&[u64; LANE]>::try_from(*keys) {
+                Ok(whole) => half.copy_from_slice(whole),
+                Err(_) => half[..keys.len()].copy_from_slice(keys),
+            }
         }
         transpose(&mut rows);
         for (bits, row) in lacking.iter_mut().zip(rows) {
@@ -255,18 +258,28 @@ mod tests {
             &mut sliced,
             &mut lanes,
         );
-        // 70 take two lanes, 600 ten: twelve lanes, two blocks.
+        // 70 take three lanes, 600 nineteen: 22 lanes, two blocks.
         assert_eq!(
             lanes.weights,
-            vec![[1, 1, 4, 4, 4, 4, 4, 4], [4, 4, 4, 4, 0, 0, 0, 0]]
+            vec![
+                [1, 1, 1, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4],
+                [4, 4, 4, 4, 4, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+            ]
         );
         assert_eq!(sliced.len(), 2 * layout.block());
-        // Chunk 0's first mask: the patterns present, lane by lane.
+        // Chunk 0's first mask: the patterns present, word by word (two lanes a word).
         let present = |block: usize| sliced[block * layout.block()].0;
-        let part = (1u64 << (600 - 9 * 64)) - 1;
-        assert_eq!(present(0), [!0, (1 << 6) - 1, !0, !0, !0, !0, !0, !0]);
-        assert_eq!(present(1), [!0, !0, !0, part, 0, 0, 0, 0]);
-        // For AVX2, words i and i + 4 in pairs: 70 take a pair, 600 five pairs.
+        let part = (1u64 << (600 - 18 * 32)) - 1;
+        assert_eq!(
+            present(0),
+            [!0, ((1 << 6) - 1) | (!0 << 32), !0, !0, !0, !0, !0, !0]
+        );
+        assert_eq!(
+            present(1),
+            [!0, !0, u64::from(u32::MAX) | (part << 32), 0, 0, 0, 0, 0]
+        );
+        // For AVX2, four lanes at a time (two of word i, two of word i + 4): 70 take
+        // four, 600 twenty.
         let Some(avx2) = Kernel::new(KernelLevel::Avx2) else {
             return;
         };
@@ -274,8 +287,12 @@ mod tests {
         build_weighted(avx2, &lists, layout, &mut lacking, &mut sliced, &mut lanes);
         assert_eq!(
             lanes.weights,
-            vec![[1, 4, 4, 4, 1, 4, 4, 4], [4, 4, 0, 0, 4, 4, 0, 0]]
+            vec![
+                [1, 1, 4, 4, 4, 4, 4, 4, 1, 1, 4, 4, 4, 4, 4, 4],
+                [4, 4, 4, 4, 0, 0, 0, 0, 4, 4, 4, 4, 0, 0, 0, 0],
+            ]
         );
+        let part = (1u64 << (600 - 9 * 64)) - 1;
         let present = |block: usize| sliced[block * layout.block()].0;
         assert_eq!(present(0), [!0, !0, !0, !0, (1 << 6) - 1, !0, !0, !0]);
         assert_eq!(present(1), [!0, !0, 0, 0, !0, part, 0, 0]);

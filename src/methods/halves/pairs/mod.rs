@@ -361,16 +361,19 @@ impl PairCounter {
         }
         (self.patterns, self.starts, self.sort_scratch) = (sorted, starts, scratch);
         // Room for the largest bucket's blocks (weighted, each list from a lane of its
-        // own, and a lane more for AVX2's pairs of lanes).
-        let more = usize::from(self.weighted());
+        // own).
         let blocks = (0..1usize << self.cuts)
             .map(|cut| {
                 let lens = (0..self.lists).map(|l| self.starts[l][cut + 1] - self.starts[l][cut]);
-                let lanes: usize = lens.clone().map(|len| len.div_ceil(BLOCK / 8) + more).sum();
-                (lens.sum::<usize>(), lanes)
+                let blocks = if self.weighted() {
+                    blocks::weighted_blocks(self.kernel, lens.clone())
+                } else {
+                    lens.clone().sum::<usize>().div_ceil(BLOCK)
+                };
+                (lens.sum::<usize>(), blocks)
             })
             .filter(|&(len, _)| len >= MIN_SLICED)
-            .map(|(_, lanes)| lanes.div_ceil(8))
+            .map(|(_, blocks)| blocks)
             .max()
             .unwrap_or(0);
         self.reserve_blocks(blocks);

@@ -1,6 +1,6 @@
 //! The AVX2 kernel: carry-save adders and a nibble table for the popcount.
 
-use super::layout::{Bits512, Layout, chunk_mask};
+use super::layout::{Bits512, LANES, Layout, chunk_mask};
 use std::arch::x86_64::{
     __m256i, _mm256_add_epi8, _mm256_add_epi64, _mm256_and_si256, _mm256_extract_epi64,
     _mm256_load_si256, _mm256_or_si256, _mm256_sad_epu8, _mm256_set1_epi8, _mm256_set1_epi64x,
@@ -90,7 +90,7 @@ pub(super) fn count_weighted(
     sliced: &[Bits512],
     layout: Layout,
     items: &[u64],
-    weights: &[[u64; 8]],
+    weights: &[[u64; LANES]],
 ) -> u64 {
     with_layout!(layout, sliced_avx2(sliced, items, Some(weights)))
 }
@@ -174,7 +174,7 @@ fn compatible<const CHUNKS: usize, const WIDTH: u32>(
 fn sliced_avx2<const CHUNKS: usize, const WIDTH: u32>(
     sliced: &[Bits512],
     items: &[u64],
-    weights: Option<&[[u64; 8]]>,
+    weights: Option<&[[u64; LANES]]>,
 ) -> u64 {
     // SAFETY (all blocks): only inlined into `count_sliced`, which has the features.
     unsafe {
@@ -232,9 +232,18 @@ fn sliced_avx2<const CHUNKS: usize, const WIDTH: u32>(
                 widened = _mm256_add_epi64(widened, widen(sixteens));
                 let sums = [widened, eights, fours, twos, ones, singles];
                 let counts: [u64; 4] = std::mem::transmute(lane_sums(sums));
-                let (low, high) = weights[b].split_at(4);
-                debug_assert_eq!(low, high, "words i and i + 4 weigh the same");
-                weighed += counts.iter().zip(low).map(|(c, w)| c * w).sum::<u64>();
+                // Word `i`'s lanes (`2i`, `2i + 1`) and word `i + 4`'s weigh the same.
+                let weight = |word: usize| {
+                    let lanes = [2 * word, 2 * word + 1, 2 * word + 8, 2 * word + 9];
+                    let weight = weights[b][lanes[0]];
+                    debug_assert!(lanes.iter().all(|&lane| weights[b][lane] == weight));
+                    weight
+                };
+                weighed += counts
+                    .iter()
+                    .enumerate()
+                    .map(|(i, c)| c * weight(i))
+                    .sum::<u64>();
                 (ones, twos, fours, eights) = (zero, zero, zero, zero);
                 (sixteens, widened, singles, groups_in_bytes) = (zero, zero, zero, 0);
             }

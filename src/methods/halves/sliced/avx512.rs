@@ -1,9 +1,9 @@
 //! The AVX-512 kernel: one register per mask, VPOPCNTQ.
 
-use super::layout::{Bits512, Layout, TILE_BLOCKS, item_masks, weigh};
+use super::layout::{Bits512, LANES, Layout, TILE_BLOCKS, item_masks, weigh};
 use std::arch::x86_64::{
-    __m512i, _mm256_and_si256, _mm256_load_si256, _mm256_set1_epi64x, _mm512_add_epi64,
-    _mm512_and_si512, _mm512_load_si512, _mm512_popcnt_epi64, _mm512_set1_epi64,
+    __m512i, _mm256_and_si256, _mm256_load_si256, _mm256_set1_epi64x, _mm512_add_epi32,
+    _mm512_and_si512, _mm512_load_si512, _mm512_popcnt_epi32, _mm512_set1_epi64,
     _mm512_setzero_si512, _mm512_zextsi256_si512,
 };
 
@@ -68,8 +68,9 @@ fn half_last(sliced: &[Bits512], block_len: usize) -> bool {
     sliced.len() >= block_len && sliced[sliced.len() - block_len].0[4..] == [0; 4]
 }
 
-/// A visit: the count, lane by lane, of the patterns of `block` that share no bit with
-/// the item whose masks lie at `masks`; of the low four lanes only if `half`.
+/// A visit: the count, lane by lane (32 bits each), of the patterns of `block` that
+/// share no bit with the item whose masks lie at `masks`; of the low eight lanes only
+/// if `half`.
 ///
 /// # Safety
 /// `block` holds every index of `masks`, and the CPU has AVX-512 F and VPOPCNTDQ.
@@ -91,13 +92,13 @@ unsafe fn visit<const CHUNKS: usize>(
             for i in masks {
                 acc = _mm256_and_si256(acc, _mm256_load_si256(at(i).cast()));
             }
-            _mm512_popcnt_epi64(_mm512_zextsi256_si512(acc))
+            _mm512_popcnt_epi32(_mm512_zextsi256_si512(acc))
         } else {
             let mut acc = _mm512_set1_epi64(-1);
             for i in masks {
                 acc = _mm512_and_si512(acc, _mm512_load_si512(at(i).cast()));
             }
-            _mm512_popcnt_epi64(acc)
+            _mm512_popcnt_epi32(acc)
         }
     }
 }
@@ -110,7 +111,7 @@ pub(super) fn count_weighted(
     sliced: &[Bits512],
     layout: Layout,
     items: &[u64],
-    weights: &[[u64; 8]],
+    weights: &[[u64; LANES]],
 ) -> u64 {
     assert_eq!(
         weights.len() * layout.block(),
@@ -133,7 +134,7 @@ pub(super) fn count_weighted(
 fn by_tiles<const CHUNKS: usize, const WIDTH: u32>(
     sliced: &[Bits512],
     items: &[u64],
-    weights: Option<&[[u64; 8]]>,
+    weights: Option<&[[u64; LANES]]>,
 ) -> u64 {
     let block = CHUNKS << WIDTH;
     let half = half_last(sliced, block);
@@ -141,30 +142,60 @@ fn by_tiles<const CHUNKS: usize, const WIDTH: u32>(
     let last_tile = tiles.len().saturating_sub(1);
     let mut total = 0;
     for (t, tile) in tiles.enumerate() {
-        let counts = match (tile.len() / block, half && t == last_tile) {
-            (4, false) => tile_counts::<CHUNKS, WIDTH, 4, false>(tile, items),
-            (3, false) => tile_counts::<CHUNKS, WIDTH, 3, false>(tile, items),
-            (2, false) => tile_counts::<CHUNKS, WIDTH, 2, false>(tile, items),
-            (_, false) => tile_counts::<CHUNKS, WIDTH, 1, false>(tile, items),
-            (4, true) => tile_counts::<CHUNKS, WIDTH, 4, true>(tile, items),
-            (3, true) => tile_counts::<CHUNKS, WIDTH, 3, true>(tile, items),
-            (2, true) => tile_counts::<CHUNKS, WIDTH, 2, true>(tile, items),
-            (_, true) => tile_counts::<CHUNKS, WIDTH, 1, true>(tile, items),
-        };
-        total += match weights {
-            Some(weights) => counts
-                .iter()
-                .zip(&weights[t * TILE_BLOCKS..])
-                .map(|(&lanes, w)| weigh(lanes, w))
-                .sum::<u64>(),
-            None => counts.as_flattened().iter().sum(),
-        };
+        for items in items.chunks(ITEMS_PER_RUN) {
+            total += tile_total::<CHUNKS, WIDTH>(
+                tile,
+                items,
+                half && t == last_tile,
+                weights.map(|w| &w[t * TILE_BLOCKS..]),
+            );
+        }
     }
     total
 }
 
+/// Items a tile meets at a time: a lane's sum grows by at most 32 a visit, and holds 32
+/// bits.
+const ITEMS_PER_RUN: usize = 1 << 26;
+
+/// [`by_tiles`]'s sum over one tile (of at most [`TILE_BLOCKS`] blocks), `half` if its
+/// last block is visited by halves, each block's lanes weighed by `weights` if given.
+#[target_feature(enable = "avx512f,avx512bw,avx512vpopcntdq,popcnt,bmi1,bmi2,lzcnt")]
+#[inline]
+fn tile_total<const CHUNKS: usize, const WIDTH: u32>(
+    tile: &[Bits512],
+    items: &[u64],
+    half: bool,
+    weights: Option<&[[u64; LANES]]>,
+) -> u64 {
+    let block = CHUNKS << WIDTH;
+    let counts = match (tile.len() / block, half) {
+        (4, false) => tile_counts::<CHUNKS, WIDTH, 4, false>(tile, items),
+        (3, false) => tile_counts::<CHUNKS, WIDTH, 3, false>(tile, items),
+        (2, false) => tile_counts::<CHUNKS, WIDTH, 2, false>(tile, items),
+        (_, false) => tile_counts::<CHUNKS, WIDTH, 1, false>(tile, items),
+        (4, true) => tile_counts::<CHUNKS, WIDTH, 4, true>(tile, items),
+        (3, true) => tile_counts::<CHUNKS, WIDTH, 3, true>(tile, items),
+        (2, true) => tile_counts::<CHUNKS, WIDTH, 2, true>(tile, items),
+        (_, true) => tile_counts::<CHUNKS, WIDTH, 1, true>(tile, items),
+    };
+    match weights {
+        Some(weights) => counts
+            .iter()
+            .zip(weights)
+            .map(|(&lanes, w)| weigh(lanes, w))
+            .sum::<u64>(),
+        None => counts
+            .as_flattened()
+            .iter()
+            .map(|&count| u64::from(count))
+            .sum(),
+    }
+}
+
 /// Lane by lane, the patterns of each block of a tile of `BLOCKS` blocks that share no
-/// bit with each item (the blocks past `BLOCKS` count 0). `BLOCKS` is a constant so that
+/// bit with each item (the blocks past `BLOCKS` count 0), for at most
+/// [`ITEMS_PER_RUN`] items. `BLOCKS` is a constant so that
 /// each block's sums stay in a register, and so is `HALF`, whether its last block is
 /// visited by halves (see [`half_last`]), so that the test leaves the item loop: with it
 /// a value, a pin of N = 28 spilled the items' pointer from the registers. With the
@@ -174,9 +205,10 @@ fn by_tiles<const CHUNKS: usize, const WIDTH: u32>(
 fn tile_counts<const CHUNKS: usize, const WIDTH: u32, const BLOCKS: usize, const HALF: bool>(
     tile: &[Bits512],
     items: &[u64],
-) -> [[u64; 8]; TILE_BLOCKS] {
+) -> [[u32; LANES]; TILE_BLOCKS] {
     let block = CHUNKS << WIDTH;
     assert!(tile.len() == BLOCKS * block && BLOCKS <= TILE_BLOCKS);
+    assert!(items.len() <= ITEMS_PER_RUN);
     let mut sums: [__m512i; BLOCKS] = [_mm512_setzero_si512(); BLOCKS];
     for &item in items {
         let masks = item_masks::<CHUNKS, WIDTH>(item);
@@ -184,13 +216,13 @@ fn tile_counts<const CHUNKS: usize, const WIDTH: u32, const BLOCKS: usize, const
             // SAFETY: block `b` lies in the tile (asserted above) and holds `masks`.
             let counts =
                 unsafe { visit(&tile[b * block..][..block], masks, HALF && b == BLOCKS - 1) };
-            *sum = _mm512_add_epi64(*sum, counts);
+            *sum = _mm512_add_epi32(*sum, counts);
         }
     }
-    let mut counts = [[0; 8]; TILE_BLOCKS];
+    let mut counts = [[0; LANES]; TILE_BLOCKS];
     for (lanes, sum) in counts.iter_mut().zip(sums) {
-        // SAFETY: a __m512i is eight u64 lanes.
-        *lanes = unsafe { std::mem::transmute::<__m512i, [u64; 8]>(sum) };
+        // SAFETY: a __m512i is sixteen u32 lanes.
+        *lanes = unsafe { std::mem::transmute::<__m512i, [u32; LANES]>(sum) };
     }
     counts
 }

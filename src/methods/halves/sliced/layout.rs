@@ -4,6 +4,11 @@
 
 /// Patterns per block: one bit of a [`Bits512`] each.
 pub const BLOCK: usize = 512;
+/// Patterns per lane, the unit a weighted count weighs by: half a word of each mask
+/// (the AVX-512 kernel counts a lane by VPOPCNTD).
+pub(in crate::methods::halves) const LANE: usize = 32;
+/// Lanes per block.
+pub(in crate::methods::halves) const LANES: usize = BLOCK / LANE;
 
 /// The widest chunks of [`Layout::for_visits`]: 10 bits, 1,024 masks (64 KB) a chunk,
 /// so that keys of 30 bits past their cuts (N = 24 to 26) take three chunks, not four.
@@ -165,11 +170,11 @@ macro_rules! plain_by_groups {
 
 /// The sum over lanes of their weight times their count.
 #[inline(always)]
-pub(super) fn weigh(lanes: [u64; 8], weights: &[u64; 8]) -> u64 {
+pub(super) fn weigh<Count: Copy + Into<u64>>(lanes: [Count; LANES], weights: &[u64; LANES]) -> u64 {
     lanes
         .iter()
         .zip(weights)
-        .map(|(count, weight)| count * weight)
+        .map(|(&count, weight)| count.into() * weight)
         .sum()
 }
 

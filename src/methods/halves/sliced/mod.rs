@@ -16,8 +16,8 @@ mod avx2;
 mod avx512;
 mod portable;
 
-pub(super) use layout::MAX_WIDTH;
 pub use layout::{BLOCK, Bits512, Layout};
+pub(super) use layout::{LANE, LANES, MAX_WIDTH};
 
 use crate::cpu::{Kernel, KernelLevel};
 use portable::{sliced_portable, weighted_portable};
@@ -57,15 +57,16 @@ pub(super) fn count_plain(kernel: Kernel, patterns: &[u64], items: &[u64]) -> u6
     }
 }
 
-/// [`count`] where each pattern counts by the weight of its lane: `weights` holds each
-/// block's, lane by lane (a load of several weighted lists, see `blocks`; for the AVX2
-/// kernel, words `i` and `i + 4` of a block weigh the same).
+/// [`count`] where each pattern counts by the weight of its lane ([`LANE`] patterns):
+/// `weights` holds each block's, lane by lane (a load of several weighted lists, see
+/// `blocks`; for the AVX2 kernel, the four lanes of words `i` and `i + 4` of a block
+/// weigh the same).
 pub(super) fn count_weighted(
     kernel: Kernel,
     sliced: &[Bits512],
     layout: Layout,
     items: &[u64],
-    weights: &[[u64; 8]],
+    weights: &[[u64; LANES]],
 ) -> u64 {
     match kernel.level() {
         #[cfg(target_arch = "x86_64")]
