@@ -1,4 +1,4 @@
-//! The AVX-512 kernel: one register per mask, VPOPCNTQ.
+//! The AVX-512 kernel: one register per mask, VPOPCNTD (lanes of 32 patterns).
 
 use super::layout::{Bits512, LANES, Layout, TILE_BLOCKS, item_masks, weigh};
 use std::arch::x86_64::{
@@ -60,10 +60,10 @@ pub(super) fn count_sliced(sliced: &[Bits512], layout: Layout, items: &[u64]) ->
 }
 
 /// Whether the last of the blocks (`block_len` masks each) holds patterns in its low
-/// four lanes only (its first mask, chunk 0's value 0, is the patterns present): its
+/// four words only (its first mask, chunk 0's value 0, is the patterns present): its
 /// visits then load the masks' low halves. A CPU that splits 512-bit loads in two (Zen
 /// 4) loads half as much for them; the blocks met hold patterns in 68 to 79% of their
-/// lanes at N = 26 to 28.
+/// words at N = 26 to 28.
 fn half_last(sliced: &[Bits512], block_len: usize) -> bool {
     sliced.len() >= block_len && sliced[sliced.len() - block_len].0[4..] == [0; 4]
 }

@@ -1,7 +1,7 @@
 //! The pair counter's kernels: how many patterns of each bit-sliced block are compatible
 //! with each item, added up (see [`super::pairs`] for the layout). A portable kernel over
 //! `[u64; 8]`, an AVX2 one (carry-save adders and a nibble table for the popcount) and an
-//! AVX-512 one (VPOPCNTQ), chosen at run time ([`crate::cpu::Kernel`]); all give the
+//! AVX-512 one (VPOPCNTD), chosen at run time ([`crate::cpu::Kernel`]); all give the
 //! same counts.
 //!
 //! [`layout`] says how a block's masks lie; `portable`, `avx2` and `avx512` are the
