@@ -46,10 +46,15 @@ fn lane_groups(kernel: Kernel) -> (usize, [usize; LANES]) {
     }
 }
 
+/// The lanes a list of `len` patterns takes, `group` lanes at a time.
+fn lanes_taken(len: usize, group: usize) -> usize {
+    len.div_ceil(group * LANE) * group
+}
+
 /// How many blocks [`build_weighted`] takes at most for lists of these lengths.
 pub(super) fn weighted_blocks(kernel: Kernel, lens: impl Iterator<Item = usize>) -> usize {
     let (group, _) = lane_groups(kernel);
-    let lanes: usize = lens.map(|len| len.div_ceil(group * LANE) * group).sum();
+    let lanes: usize = lens.map(|len| lanes_taken(len, group)).sum();
     lanes.div_ceil(LANES)
 }
 
@@ -77,8 +82,7 @@ pub(super) fn build_weighted(
     let mut weights = [0; LANES];
     let mut filled = 0;
     for &(list, weight) in lists {
-        let taken = list.len().div_ceil(group * LANE) * group;
-        for lane in 0..taken {
+        for lane in 0..lanes_taken(list.len(), group) {
             let keys = list.get(lane * LANE..).unwrap_or_default();
             let at = order[filled];
             (block[at], weights[at]) = (&keys[..keys.len().min(LANE)], weight);

@@ -365,12 +365,13 @@ impl PairCounter {
         let blocks = (0..1usize << self.cuts)
             .map(|cut| {
                 let lens = (0..self.lists).map(|l| self.starts[l][cut + 1] - self.starts[l][cut]);
+                let len: usize = lens.clone().sum();
                 let blocks = if self.weighted() {
-                    blocks::weighted_blocks(self.kernel, lens.clone())
+                    blocks::weighted_blocks(self.kernel, lens)
                 } else {
-                    lens.clone().sum::<usize>().div_ceil(BLOCK)
+                    len.div_ceil(BLOCK)
                 };
-                (lens.sum::<usize>(), blocks)
+                (len, blocks)
             })
             .filter(|&(len, _)| len >= MIN_SLICED)
             .map(|(_, blocks)| blocks)

@@ -124,9 +124,9 @@ pub(super) fn count_weighted(
 /// The blocks' counts, tile by tile ([`TILE_BLOCKS`] blocks an item meets in a row),
 /// added up, each block's weighed lane by lane by `weights` if given.
 ///
-/// The kernel's features are on this function and [`tile_counts`] themselves, not only
-/// on their callers by inlining: a closure inherits the features of the function it is
-/// written in, and `tile_counts` compiles only where its caller has them. Before, one
+/// The kernel's features are on this function, [`tile_total`] and [`tile_counts`]
+/// themselves, not only on their callers by inlining: a closure inherits the features of
+/// the function it is written in, and each compiles only where its caller has them. Before, one
 /// layout more made LLVM keep a fold over the tiles out of line, its closure compiled
 /// without the features and every intrinsic a call: a pin of N = 28 took 60 s, not 4.
 #[target_feature(enable = "avx512f,avx512bw,avx512vpopcntdq,popcnt,bmi1,bmi2,lzcnt")]
@@ -194,12 +194,12 @@ fn tile_total<const CHUNKS: usize, const WIDTH: u32>(
 }
 
 /// Lane by lane, the patterns of each block of a tile of `BLOCKS` blocks that share no
-/// bit with each item (the blocks past `BLOCKS` count 0), for at most
-/// [`ITEMS_PER_RUN`] items. `BLOCKS` is a constant so that
-/// each block's sums stay in a register, and so is `HALF`, whether its last block is
-/// visited by halves (see [`half_last`]), so that the test leaves the item loop: with it
-/// a value, a pin of N = 28 spilled the items' pointer from the registers. With the
-/// kernel's features, so that only a caller that has them compiles.
+/// bit with each item (the blocks past `BLOCKS` count 0), for at most [`ITEMS_PER_RUN`]
+/// items. `BLOCKS` is a constant so that each block's sums stay in a register, and so is
+/// `HALF`, whether its last block is visited by halves (see [`half_last`]), so that the
+/// test leaves the item loop: with it a value, a pin of N = 28 spilled the items' pointer
+/// from the registers. With the kernel's features, so that only a caller that has them
+/// compiles.
 #[target_feature(enable = "avx512f,avx512bw,avx512vpopcntdq,popcnt,bmi1,bmi2,lzcnt")]
 #[inline]
 fn tile_counts<const CHUNKS: usize, const WIDTH: u32, const BLOCKS: usize, const HALF: bool>(
