@@ -28,12 +28,27 @@ pub fn available_cpus() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-/// The CPU's model name, as the system reports it (the architecture where it does not).
+/// The CPU's model name, as the system reports it (the architecture where it does not),
+/// with its family, model and stepping where it gives them.
 pub fn cpu_name() -> String {
-    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
-    field(&cpuinfo, "model name")
-        .or_else(|| field(&cpuinfo, "Processor"))
-        .unwrap_or_else(|| std::env::consts::ARCH.to_string())
+    cpu_from(&std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default())
+}
+
+/// [`cpu_name`] from the text of `/proc/cpuinfo`. Under a hypervisor the name is often
+/// only "Intel(R) Xeon(R) Processor" or "AMD EPYC Processor", which two generations
+/// twice apart in speed share; the family and model numbers tell them apart, so that
+/// figures from two machines can be compared.
+fn cpu_from(cpuinfo: &str) -> String {
+    let name = field(cpuinfo, "model name")
+        .or_else(|| field(cpuinfo, "Processor"))
+        .unwrap_or_else(|| std::env::consts::ARCH.to_string());
+    let numbers = ["cpu family", "model", "stepping"].map(|key| field(cpuinfo, key));
+    match numbers {
+        [Some(family), Some(model), Some(stepping)] => {
+            format!("{name} (family {family}, model {model}, stepping {stepping})")
+        }
+        _ => name,
+    }
 }
 
 /// The machine and build, for a benchmark report.
@@ -189,4 +204,23 @@ pub fn say(line: &str) {
 pub fn print_bytes(bytes: &[u8]) -> Result<(), Failure> {
     let mut out = io::stdout().lock();
     quiet_on_broken_pipe(out.write_all(bytes).and_then(|()| out.flush()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cpu_is_named_with_its_family_and_model_where_the_system_gives_them() {
+        let x86 = "processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 207\n\
+                   model name\t: Intel(R) Xeon(R) Processor\nstepping\t: 2\n\nprocessor\t: 1\n";
+        assert_eq!(
+            cpu_from(x86),
+            "Intel(R) Xeon(R) Processor (family 6, model 207, stepping 2)"
+        );
+        // An ARM kernel gives a CPU part, not these numbers.
+        let arm = "processor\t: 0\nBogoMIPS\t: 50.00\nCPU part\t: 0xd0c\n\nProcessor\t: AArch64\n";
+        assert_eq!(cpu_from(arm), "AArch64");
+        assert_eq!(cpu_from(""), std::env::consts::ARCH);
+    }
 }
