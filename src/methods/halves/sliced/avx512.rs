@@ -126,9 +126,10 @@ pub(super) fn count_weighted(
 ///
 /// The kernel's features are on this function, [`tile_total`] and [`tile_counts`]
 /// themselves, not only on their callers by inlining: a closure inherits the features of
-/// the function it is written in, and each compiles only where its caller has them. Before, one
-/// layout more made LLVM keep a fold over the tiles out of line, its closure compiled
-/// without the features and every intrinsic a call: a pin of N = 28 took 60 s, not 4.
+/// the function it is written in, and each compiles only where its caller has them.
+/// Before, one layout more made LLVM keep a fold over the tiles out of line, its closure
+/// compiled without the features and every intrinsic a call: a pin of N = 28 took 60 s,
+/// not 4.
 #[target_feature(enable = "avx512f,avx512bw,avx512vpopcntdq,popcnt,bmi1,bmi2,lzcnt")]
 #[inline]
 fn by_tiles<const CHUNKS: usize, const WIDTH: u32>(
