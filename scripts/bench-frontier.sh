@@ -2,12 +2,19 @@
 # The frontier's figures for the join in one run: the start-up of small shards
 # (bench-startup.sh), the growth from N to N + 1 sampled by shards (the counting seconds
 # of the same shard numbers k/K at both sizes, alternating), and, when asked, a whole
-# count's time and peak memory. Targets from the frontier issue: growth N = 20 -> 21 at
-# most 7.5x; the whole N = 21 at most 8 minutes and 400 MB on 2 threads.
+# count's time and peak memory. The frontier issue's steps from N = 22 to 26, each by
+# shards 7 and 29 of K, at most 6x to an odd board and 8x to an even one:
+#
+#   GROWTH="22:200:7,29 23:2000:7,29 24:20000:7,29 25:200000:7,29" ROUNDS=3 \
+#       STARTUP=none scripts/bench-frontier.sh 2
+#
+# (each growth line then names its target and whether it is met; 24 minutes on a 2-core
+# Xeon in session 44). Older targets: growth N = 20 -> 21 at most 7.5x; the whole N = 21
+# at most 8 minutes and 400 MB on 2 threads.
 #
 #   scripts/bench-frontier.sh [THREADS=2]
 #
-# Environment: GROWTH (pairs "N:K:k,k,..", default "20:20:1,11 21:40:1,21"; "none" skips
+# Environment: GROWTH (triples "N:K:k,k,..", default "20:20:1,11 21:40:1,21"; "none" skips
 # it), STARTUP (N:K specs for bench-startup.sh, default its own; "none" skips it), WHOLE
 # (board sizes to count whole, default none), BACKTRACK (a size N: whole backtracking
 # counts of N and N + 1, alternating N, N + 1, N, N + 1, N, and the growth of their
@@ -41,10 +48,20 @@ shard() {
     rm -f "$out/shard.json"
 }
 
+# The frontier issue's bound on the step to board `$1` (from N = 23 to 26: 6x to an odd
+# board, 8x to an even one) and whether step `$2` meets it; "-" outside those boards.
+step_target() {
+    if [ "$1" -lt 23 ] || [ "$1" -gt 26 ]; then echo -; return; fi
+    local most=$(( $1 % 2 ? 6 : 8 ))
+    if [ "$(echo "$2 <= $most" | bc -l)" = 1 ]; then echo "at most ${most}x: met"
+    else echo "at most ${most}x: NOT met"; fi
+}
+
 rounds=${ROUNDS:-1}
 echo "== growth sampled by shards ($threads threads): the same shard numbers at N and N + 1" \
     "(each shard's median of $rounds runs)"
-printf '%4s %5s %-10s %12s %12s %8s %10s\n' N K shards "N s" "N + 1 s" growth "peak MB"
+printf '%4s %5s %-10s %12s %12s %8s %10s  %s\n' N K shards "N s" "N + 1 s" growth "peak MB" \
+    "target (frontier issue)"
 growth=${GROWTH:-20:20:1,11 21:40:1,21}
 [ "$growth" = none ] && growth=
 for spec in $growth; do
@@ -62,8 +79,9 @@ for spec in $growth; do
         s=$(median "$small_runs"); l=$(median "$large_runs")
         small=$(echo "$small + $s" | bc -l); large=$(echo "$large + $l" | bc -l)
     done
-    printf '%4s %5s %-10s %12.2f %12.2f %7.2fx %10s\n' "$n" "$k" "$list" "$small" "$large" \
-        "$(echo "$large / $small" | bc -l)" "$peak"
+    step=$(echo "$large / $small" | bc -l)
+    printf '%4s %5s %-10s %12.2f %12.2f %7.2fx %10s  %s\n' "$n" "$k" "$list" "$small" "$large" \
+        "$step" "$peak" "$(step_target "$((n + 1))" "$step")"
 done
 
 for n in ${WHOLE:-}; do
