@@ -315,6 +315,55 @@ fn keep_clear_avx512(keys: &[u64], bars: u64, out: &mut Vec<u64>) {
     unsafe { out.set_len(before + kept) };
 }
 
+/// Appends the keys of `runs` of `keys` (run `u` is `keys[runs[u]..runs[u + 1]]`), run
+/// by run in `order`, that hold none of `skip` to `out`, each as PEXT by `rest` makes it.
+/// Only with a kernel of the AVX2 level (BMI2); `None` (nothing done) without.
+pub(super) fn gather_runs(
+    kernel: Kernel,
+    keys: &[u64],
+    runs: &[usize],
+    order: &[u32],
+    (skip, rest): (u64, u64),
+    out: &mut Vec<u64>,
+) -> Option<()> {
+    #[cfg(target_arch = "x86_64")]
+    if kernel.has_avx2() {
+        // SAFETY: the kernel token proves the CPU has the AVX2 level, BMI2 among it.
+        unsafe { gather_runs_bmi2(keys, runs, order, skip, rest, out) };
+        return Some(());
+    }
+    let _ = (kernel, keys, runs, order, skip, rest, out);
+    None
+}
+
+/// [`gather_runs`] by PEXT: every key is written at the end and kept by moving the end
+/// past it (no branch to mispredict), into one slot of room more than it keeps.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2")]
+fn gather_runs_bmi2(
+    keys: &[u64],
+    runs: &[usize],
+    order: &[u32],
+    skip: u64,
+    rest: u64,
+    out: &mut Vec<u64>,
+) {
+    use std::arch::x86_64::_pext_u64;
+    let before = out.len();
+    out.reserve(keys.len() + 1);
+    let room = &mut out.spare_capacity_mut()[..keys.len() + 1];
+    let mut to = 0;
+    for &u in order {
+        let u = u as usize;
+        for &key in &keys[runs[u]..runs[u + 1]] {
+            room[to].write(_pext_u64(key, rest));
+            to += usize::from(key & skip == 0);
+        }
+    }
+    // SAFETY: the first `to` slots of the spare room were written.
+    unsafe { out.set_len(before + to) };
+}
+
 /// Packing the bits of a mask down, bit by bit.
 struct Pack(u64);
 

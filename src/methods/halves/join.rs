@@ -457,6 +457,7 @@ impl Join {
             half,
             cleared,
             east_parts,
+            presorted,
             ..
         } = scratch;
         let mut solutions = 0;
@@ -494,8 +495,9 @@ impl Join {
                     continue;
                 }
                 let west = (&mut classes[..counted], class_weights);
+                let buffers = (&mut *cleared, &mut *presorted);
                 solutions += inner::count_by_east_queen(
-                    *kernel, counter, east_parts, bars, west, cleared, per_load, halted,
+                    *kernel, counter, east_parts, bars, west, buffers, per_load, halted,
                 )?;
                 continue;
             }

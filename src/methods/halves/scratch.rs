@@ -3,6 +3,7 @@
 
 use super::half_boards::HalfScratch;
 use super::pairs::PairCounter;
+use super::pairs::presorted::Presorted;
 use crate::cpu::Kernel;
 
 /// One thread's buffers: the east keys of the row set in hand, the west keys by weight.
@@ -24,6 +25,8 @@ pub struct Scratch {
     /// On an odd board, West's keys of the pins counted together, each with its pin's
     /// East bars.
     pub(super) west_of_pins: Vec<u64>,
+    /// A pin's West sorted once for its loads against each of East's parts (`inner`).
+    pub(super) presorted: Presorted,
 }
 
 impl Scratch {
@@ -39,6 +42,7 @@ impl Scratch {
             half: HalfScratch::new(kernel),
             east_parts: Vec::new(),
             west_of_pins: Vec::new(),
+            presorted: Presorted::default(),
         }
     }
 

@@ -71,7 +71,7 @@ pub(super) fn joint_cuts(
 }
 
 /// The most keys of each side [`joint_cuts`] samples (its counts are 16 bits wide).
-const SAMPLE_MOST: usize = 4096;
+pub(super) const SAMPLE_MOST: usize = 4096;
 /// A load samples the square root of its pairs, shifted right by this many bits, keys a
 /// side (see [`joint_sample`]).
 pub(super) const SAMPLE_SHIFT: u32 = 8;

@@ -20,6 +20,7 @@
 mod held;
 mod joint;
 mod part;
+pub mod presorted;
 mod split;
 mod squeeze;
 
@@ -360,8 +361,12 @@ impl PairCounter {
             self.arrange(list, out, &mut scratch);
         }
         (self.patterns, self.starts, self.sort_scratch) = (sorted, starts, scratch);
-        // Room for the largest bucket's blocks (weighted, each list from a lane of its
-        // own).
+        self.reserve_load_blocks();
+    }
+
+    /// Room for the largest bucket's blocks of the patterns loaded (weighted, each list
+    /// from a lane of its own).
+    fn reserve_load_blocks(&mut self) {
         let blocks = (0..1usize << self.cuts)
             .map(|cut| {
                 let lens = (0..self.lists).map(|l| self.starts[l][cut + 1] - self.starts[l][cut]);
