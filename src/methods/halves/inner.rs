@@ -214,9 +214,9 @@ pub(super) fn count_by_east_queen(
 ) -> Option<u64> {
     let (mut total, counted) = (0, west.len());
     let west_len: usize = west.iter().map(Vec::len).sum();
-    if (PRESORT_FROM..=per_load).contains(&west_len) {
-        // West sorted once for every part (see `pairs::presorted`), by the cut bits the
-        // loads would choose on samples.
+    // A large West sorted once for every part (see `pairs::presorted`), by the cut bits
+    // the loads would choose on samples.
+    let sorted = (PRESORT_FROM..=per_load).contains(&west_len) && {
         let step = west_len / PRESORT_SAMPLE + 1;
         let west_sample: Vec<u64> = west
             .iter()
@@ -233,39 +233,9 @@ pub(super) fn count_by_east_queen(
             })
             .collect();
         let by = sort_bits_for(&west_sample, &samples, !bars);
-        if presorted.sort(kernel, west, &weights[..counted], by) {
-            let lists: [(&[u64], u64); LISTS] =
-                std::array::from_fn(|i| (west.get(i).map_or(&[][..], Vec::as_slice), weights[i]));
-            let lists = &lists[..counted];
-            let mut apart: [Vec<u64>; LISTS] = Default::default();
-            for part in parts {
-                if part.bars & bars != 0 {
-                    continue;
-                }
-                let east = cuts::clear_of(kernel, &part.keys, bars, cleared);
-                if east.is_empty() {
-                    continue;
-                }
-                if let Some(found) =
-                    counter.count_presorted(presorted, lists, part.bars, east, halted)?
-                {
-                    total += found;
-                    continue;
-                }
-                // A load the runs cannot give: West clear of the part's queen copied
-                // apart, in order (the runs serve the parts after it).
-                let mut kept: [(&[u64], u64); LISTS] = [(&[], 0); LISTS];
-                for ((&(list, weight), out), kept) in lists.iter().zip(&mut apart).zip(&mut kept) {
-                    out.clear();
-                    cuts::append_clear(kernel, list, part.bars, out);
-                    *kept = (out.as_slice(), weight);
-                }
-                total +=
-                    counter.count_weighted_disjoint(east, &kept[..counted], per_load, halted)?;
-            }
-            return Some(total);
-        }
-    }
+        presorted.sort(kernel, west, &weights[..counted], by)
+    };
+    let mut apart: [Vec<u64>; LISTS] = Default::default();
     for part in parts {
         let queen = part.bars;
         // The two queens attack each other.
@@ -277,9 +247,28 @@ pub(super) fn count_by_east_queen(
             continue;
         }
         let mut lists: [(&[u64], u64); LISTS] = [(&[], 0); LISTS];
-        for ((list, weight), counted) in west.iter_mut().zip(weights).zip(&mut lists) {
-            let kept = partition_clear(kernel, list, queen);
-            *counted = (&list[..kept], weight);
+        if sorted {
+            for ((list, weight), counted) in west.iter().zip(weights).zip(&mut lists) {
+                *counted = (list.as_slice(), weight);
+            }
+            let found =
+                counter.count_presorted(presorted, &lists[..counted], queen, east, halted)?;
+            if let Some(found) = found {
+                total += found;
+                continue;
+            }
+            // A load the runs cannot give: West clear of the queen copied apart, in
+            // order (the runs serve the parts after it).
+            for ((list, out), counted) in west.iter().zip(&mut apart).zip(&mut lists) {
+                out.clear();
+                cuts::append_clear(kernel, list, queen, out);
+                counted.0 = out.as_slice();
+            }
+        } else {
+            for ((list, weight), counted) in west.iter_mut().zip(weights).zip(&mut lists) {
+                let kept = partition_clear(kernel, list, queen);
+                *counted = (&list[..kept], weight);
+            }
         }
         let lists = &lists[..counted];
         total += counter.count_weighted_disjoint(east, lists, per_load, halted)?;

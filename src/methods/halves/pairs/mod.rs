@@ -274,8 +274,20 @@ impl PairCounter {
                 bits
             }
         };
-        let squeezed = |b: u32| (used & ((1 << b) - 1)).count_ones();
-        self.cut_bits = chosen.into_iter().map(squeezed).collect();
+        self.cut_bits = chosen.into_iter().map(|b| squeezed(used, b)).collect();
+    }
+
+    /// How many cut bits a load of `patterns` patterns against `items` items takes
+    /// ([`PairCounter::cuts_for`]), and whether its buckets are split (then with fewer
+    /// cuts, see `split`).
+    fn plan_cuts(&mut self, patterns: usize, items: usize) {
+        let cuts = self.cuts_for(patterns, items, self.bits);
+        self.splits = cuts >= self.splits_from_cuts;
+        self.cuts = if self.splits {
+            Self::uniform_cuts(cuts, self.bits)
+        } else {
+            cuts
+        };
     }
 
     /// Replaces the patterns, to be counted against `items` (or keys like them, in any
@@ -318,13 +330,7 @@ impl PairCounter {
             std::array::from_fn(|i| lists.get(i).map_or(&[][..], |&(list, _)| list));
         let patterns = &patterns[..lists.len()];
         let len = patterns.iter().map(|list| list.len()).sum();
-        let cuts = self.cuts_for(len, items_len, self.bits);
-        self.splits = cuts >= self.splits_from_cuts;
-        self.cuts = if self.splits {
-            Self::uniform_cuts(cuts, self.bits)
-        } else {
-            cuts
-        };
+        self.plan_cuts(len, items_len);
         if self.cuts > 0 {
             self.choose_cuts(patterns, items);
             // The bits in use, lowest first (value bit `i` is the `i`-th).
@@ -630,6 +636,12 @@ impl PairCounter {
             }
         })
     }
+}
+
+/// Key bit `b`'s place among the bits `used` (its rank there): where a load is squeezed
+/// to `used`, bit `b` becomes that bit of the squeezed key.
+fn squeezed(used: u64, b: u32) -> u32 {
+    (used & ((1 << b) - 1)).count_ones()
 }
 
 /// The subsets of `set`'s bits, `set` first and 0 last.

@@ -10,7 +10,7 @@
 
 use super::held::held_bits;
 use super::joint;
-use super::{LISTS, MAX_CUTS, PairCounter, counted};
+use super::{LISTS, MAX_CUTS, PairCounter, counted, squeezed};
 use crate::cpu::Kernel;
 use crate::methods::halves::cuts;
 use crate::methods::halves::sliced::Layout;
@@ -61,7 +61,7 @@ impl Presorted {
             };
             self.lists += 1;
         }
-        cfg!(target_arch = "x86_64")
+        true
     }
 }
 
@@ -192,24 +192,11 @@ impl PairCounter {
         if total == 0 {
             return Some(Some(0));
         }
-        // The squeeze, as `load_lists_within` chooses it for these items.
-        let items_hold = held_bits([items]);
+        // The squeeze and the number of cuts, as a load of the same keys takes them.
         (self.squeeze, self.dropped_held) = (0, 0);
         self.bits = self.key_bits;
-        let used = held & items_hold;
-        let bits = used.count_ones().max(1);
-        if Layout::for_bits(bits).chunks < Layout::for_bits(self.key_bits).chunks {
-            (self.squeeze, self.bits) = (used, bits);
-            self.dropped_held = held & !items_hold;
-        }
-        // The cut bits, as `load_keys` chooses them, among the sort's.
-        let cuts = self.cuts_for(total, items.len(), self.bits);
-        self.splits = cuts >= self.splits_from_cuts;
-        self.cuts = if self.splits {
-            Self::uniform_cuts(cuts, self.bits)
-        } else {
-            cuts
-        };
+        self.squeeze_to(held, held_bits([items]));
+        self.plan_cuts(total, items.len());
         let sample = joint::joint_sample(total, items.len(), self.joint_shift);
         let (true, Some(size)) = (self.cuts > 0, sample) else {
             return Some(None);
@@ -231,16 +218,12 @@ impl PairCounter {
         if self.cuts == 0 {
             return Some(None);
         }
-        let squeezed = |b: u32| (within & ((1 << b) - 1)).count_ones();
-        self.cut_bits = chosen.iter().map(|&b| squeezed(b)).collect();
+        self.cut_bits = chosen.iter().map(|&b| squeezed(within, b)).collect();
         self.cut_bits.sort_unstable();
         self.layout = Layout::for_bits(self.bits - self.cuts as u32);
         self.built = None;
         self.lists = len;
-        self.weights = [1; LISTS];
-        for (weight, &(_, w)) in self.weights.iter_mut().zip(lists) {
-            *weight = w;
-        }
+        self.weights = std::array::from_fn(|i| lists.get(i).map_or(1, |&(_, w)| w));
         // Each run's bucket: its value on the cut bits, all among the sort's (cut bit
         // `i` the `i`-th lowest of them).
         let value = chosen.iter().fold(0u64, |mask, &b| mask | 1 << b);

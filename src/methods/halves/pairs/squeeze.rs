@@ -25,15 +25,20 @@ impl PairCounter {
         (self.squeeze, self.dropped_held) = (0, 0);
         self.bits = self.key_bits;
         if self.fast_extract {
-            let held = held_bits(lists.iter().map(|&(list, _)| list));
-            let used = held & items_hold;
-            let bits = used.count_ones().max(1);
-            if Layout::for_bits(bits).chunks < Layout::for_bits(self.key_bits).chunks {
-                (self.squeeze, self.bits) = (used, bits);
-                self.dropped_held = held & !items_hold;
-            }
+            self.squeeze_to(held_bits(lists.iter().map(|&(list, _)| list)), items_hold);
         }
         self.load_keys(lists, items);
+    }
+
+    /// Squeezes the load to the bits its patterns hold (`held`) that the items may
+    /// (`items_hold`), where that saves a chunk; else leaves it as it is.
+    pub(super) fn squeeze_to(&mut self, held: u64, items_hold: u64) {
+        let used = held & items_hold;
+        let bits = used.count_ones().max(1);
+        if Layout::for_bits(bits).chunks < Layout::for_bits(self.key_bits).chunks {
+            (self.squeeze, self.bits) = (used, bits);
+            self.dropped_held = held & !items_hold;
+        }
     }
 
     /// Panics if an item of `lists` holds a bit that some loaded pattern holds and the
