@@ -194,9 +194,10 @@ pub(super) fn collect_east(
 /// keys, part by part of `parts`, `None` if halted: each part's keys clear of the pin's
 /// `bars` (copied into `cleared`, a buffer) against West's clear of the part's queen.
 /// A large West is sorted once, in place, for all the parts (`presorted`, a buffer of
-/// the sort's runs), and each load gathers its keys from the runs; a smaller one has its
-/// keys clear of the queen moved to the front of West's own buffers (`partition`: copied
-/// out, they took a buffer of West's size, a sixth of a worker's memory at N = 28).
+/// the sort's runs), and each load gathers its keys from the runs (where PEXT is fast);
+/// a smaller one (or any, where PEXT is slow) has its keys clear of the queen moved to
+/// the front of West's own buffers (`partition`: copied out, they took a buffer of
+/// West's size, a sixth of a worker's memory at N = 28).
 /// East's parts are copied, not moved: they serve the row set's other pins, and their
 /// order (the order they were built in, which keeps alike keys together) is left as it
 /// is.
@@ -215,8 +216,8 @@ pub(super) fn count_by_east_queen(
     let (mut total, counted) = (0, west.len());
     let west_len: usize = west.iter().map(Vec::len).sum();
     // A large West sorted once for every part (see `pairs::presorted`), by the cut bits
-    // the loads would choose on samples.
-    let sorted = (PRESORT_FROM..=per_load).contains(&west_len) && {
+    // the loads would choose on samples, where loads can be gathered from it.
+    let sorted = presorted.gathers() && (PRESORT_FROM..=per_load).contains(&west_len) && {
         let step = west_len / PRESORT_SAMPLE + 1;
         let west_sample: Vec<u64> = west
             .iter()

@@ -42,7 +42,7 @@ impl Scratch {
             half: HalfScratch::new(kernel),
             east_parts: Vec::new(),
             west_of_pins: Vec::new(),
-            presorted: Presorted::default(),
+            presorted: Presorted::new(kernel),
         }
     }
 

@@ -23,6 +23,9 @@ pub const MOST_SORT_BITS: u32 = 16;
 /// is `u`.
 #[derive(Default)]
 pub struct Presorted {
+    /// Whether a load can be gathered from a sort here (PEXT at hand and fast, as the
+    /// pair counter's own sorts need): where it cannot, nothing is sorted.
+    gathers: bool,
     /// The bits sorted by.
     by: u64,
     /// How many lists were sorted (those that count, in order).
@@ -34,9 +37,24 @@ pub struct Presorted {
 }
 
 impl Presorted {
+    /// No sort yet, for loads counted with `kernel`.
+    pub fn new(kernel: Kernel) -> Presorted {
+        Presorted {
+            gathers: kernel.has_avx2() && crate::cpu::fast_pext(),
+            ..Presorted::default()
+        }
+    }
+
+    /// Whether a load could be gathered from a sort here (see [`Presorted::sort`]).
+    pub fn gathers(&self) -> bool {
+        self.gathers
+    }
+
     /// Sorts each list of `lists` whose weight is not 0 (and which is not empty) by the
-    /// value of its bits `by`, in place; `false` where PEXT is not at hand (the lists
-    /// then as they were, or some sorted).
+    /// value of its bits `by`, in place; `false` (the lists as they were) where no load
+    /// could be gathered from the sort: PEXT not at hand, or slow (AMD's cores before
+    /// Zen 3 run it as microcode, and a sort by it would cost many times the loads' own,
+    /// all for nothing: the pair counter gathers only where PEXT is fast).
     pub fn sort(
         &mut self,
         kernel: Kernel,
@@ -47,7 +65,7 @@ impl Presorted {
         assert!(by.count_ones() <= MOST_SORT_BITS);
         self.by = by;
         self.lists = 0;
-        if !kernel.has_avx2() {
+        if !self.gathers || !kernel.has_avx2() {
             return false;
         }
         for (list, &weight) in lists.iter_mut().zip(weights) {
@@ -283,6 +301,28 @@ mod tests {
     use super::super::tests::{naive, random_keys};
     use super::*;
 
+    /// Where no load could be gathered from a sort (PEXT slow or not at hand), nothing
+    /// is sorted, whatever the kernel: the lists stay as they were.
+    #[test]
+    fn nothing_is_sorted_where_no_load_could_gather_from_it() {
+        let mut rng = fastrand::Rng::with_seed(46);
+        let lists = [3000, 500].map(|len| random_keys(&mut rng, len, 36, 3));
+        for kernel in Kernel::available() {
+            let mut presorted = Presorted {
+                gathers: false,
+                ..Presorted::new(kernel)
+            };
+            let mut kept = lists.clone();
+            assert!(!presorted.sort(kernel, &mut kept, &[1, 2], 0x0f0f_00f0));
+            assert_eq!(kept, lists, "{kernel:?}");
+            assert_eq!(presorted.lists, 0);
+        }
+        let portable = Kernel::portable();
+        let mut kept = lists.clone();
+        assert!(!Presorted::new(portable).sort(portable, &mut kept, &[1, 2], 0x0f0f_00f0));
+        assert_eq!(kept, lists);
+    }
+
     /// Lists sorted in place hold the keys they held, each run those of its value; a
     /// load gathered from the runs, its keys holding `skip` left out, counts what a
     /// double loop counts, with and without splits, whether or not the sort's bits hold
@@ -304,9 +344,10 @@ mod tests {
                 (counter.bucket_min, counter.joint_shift) = (64, 0);
                 counter.splits_from_cuts = splits_from;
                 let mut sorted = lists.clone();
-                let mut presorted = Presorted::default();
+                let mut presorted = Presorted::new(kernel);
                 if !presorted.sort(kernel, &mut sorted, &weights, by) {
-                    assert!(!kernel.has_avx2(), "{kernel:?}");
+                    assert!(!kernel.has_avx2() || !crate::cpu::fast_pext(), "{kernel:?}");
+                    assert_eq!(sorted, lists, "{kernel:?}: the lists as they were");
                     continue;
                 }
                 for (l, (list, sorted)) in lists.iter().zip(&sorted).enumerate() {
