@@ -17,7 +17,8 @@ use crate::app::report::{Provenance, Seconds, describe_runs, print_count, print_
 use crate::app::signals::Stop;
 use crate::app::system::say;
 use longrun::{
-    Cadence, Checkpointer, Numbering, Saved, load_checkpoint, shard_result, this_run, with_run,
+    Cadence, Checkpointer, Covered, Numbering, Saved, load_checkpoint, shard_result, this_run,
+    with_run,
 };
 use mpi_ranks::Ranks;
 use nqueens::records::Run;
@@ -98,7 +99,7 @@ fn count(args: &CountArgs, ranks: Option<&Ranks>) -> Result<(), Failure> {
             warn_if_long_plan(&engine, &plan, &bar, &stop);
         }
         if shard.is_none() && args.checkpoint.is_none() && stop.stopped() {
-            // Nothing to keep: listing the ids takes seconds at N = 28 (2.2 GB of them).
+            // Stopped while the plan was costed, with nothing to keep.
             let nothing = longrun::NOTHING_SAVED;
             return Err(longrun::stopped_with(0, plan.len(), nothing, stop.status()));
         }
@@ -279,15 +280,15 @@ struct Ran {
 }
 
 impl Ran {
-    fn complete(&self, covered: &[usize]) -> bool {
-        covered.iter().all(|id| self.done.contains_key(id))
+    fn complete(&self, covered: &Covered) -> bool {
+        covered.finished(&self.done) == covered.len()
     }
 }
 
 /// The part of a count this run covers, and when its preparation began.
 struct Share<'a> {
     plan: &'a Plan,
-    covered: &'a [usize],
+    covered: &'a Covered,
     numbering: &'a Numbering,
     started: Instant,
     /// The progress bar, up since the preparation began.
@@ -323,7 +324,7 @@ fn run_here(engine: &Engine, part: Share, saved: Saved, args: &CountArgs, stop: 
             fresh.lock().expect("no panics hold it").push((id, tally));
         };
         let work = Work {
-            only: Some(covered),
+            only: covered.listed(),
             skip: Some(&skip),
             stop: Some(&stop.stop),
             finished: Some(&record),
@@ -407,8 +408,7 @@ fn run_on_mpi(
     let me = this_run(engine, ranks.size());
     let checkpointer = checkpointer(args, numbering, &saved, &me, started);
     let todo: Vec<usize> = covered
-        .iter()
-        .copied()
+        .ids()
         .filter(|id| !saved.done.contains_key(id))
         .collect();
     let mut done = saved.done;
@@ -433,11 +433,8 @@ fn run_on_mpi(
 }
 
 /// The failure of a run stopped by a signal: what was done and what was kept.
-fn interrupted(ran: &Ran, covered: &[usize], args: &CountArgs, stop: &Stop) -> Failure {
-    let finished = covered
-        .iter()
-        .filter(|id| ran.done.contains_key(id))
-        .count();
+fn interrupted(ran: &Ran, covered: &Covered, args: &CountArgs, stop: &Stop) -> Failure {
+    let finished = covered.finished(&ran.done);
     let saved = match (&args.checkpoint, &ran.checkpoint_failure) {
         (Some(path), None) if args.mpi => format!(
             "saved in {}; run the same command again (with any number of ranks) to resume",

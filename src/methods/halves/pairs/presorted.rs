@@ -20,7 +20,7 @@ pub const MOST_SORT_BITS: u32 = 16;
 
 /// Where the runs of lists sorted by the value of some of their keys' bits lie (a
 /// counting sort, each key kept whole): run `u` of list `l` holds its keys whose value
-/// is `u`.
+/// is `u`. Made for a kernel by [`Presorted::new`] (its `Default` never sorts).
 #[derive(Default)]
 pub struct Presorted {
     /// Whether a load can be gathered from a sort here (PEXT at hand and fast, as the
