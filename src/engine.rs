@@ -108,6 +108,11 @@ pub struct Work<'a> {
     pub timed: bool,
 }
 
+/// Sub-problem ids [`Engine::run`] lists between two looks at the stop flag: a million
+/// take a few milliseconds; N = 28's 280 million took about ten seconds, in which a
+/// signal went unanswered.
+const IDS_PER_LOOK: usize = 1 << 20;
+
 /// The options of a count, checked, and the worker threads that run it.
 pub struct Engine {
     scheduler: Scheduler,
@@ -255,19 +260,24 @@ impl Engine {
     /// finished one's tally (in no particular order). Stopped early, it returns those that
     /// finished.
     pub fn run(&self, plan: &Plan, work: &Work, progress: &dyn Progress) -> Vec<(usize, Tally)> {
-        // Stopped already (a signal during the preparation): listing and costing the
-        // sub-problems would take seconds at N = 28 (280 million of them) for nothing.
-        if work.stop.is_some_and(|stop| stop.load(Ordering::Relaxed)) {
-            return Vec::new();
+        // Listing and costing the sub-problems takes seconds at N = 28 (280 million of
+        // them): a stop during the preparation or the listing is answered at once, the
+        // flag asked between slices of the ids.
+        let stopped = || work.stop.is_some_and(|stop| stop.load(Ordering::Relaxed));
+        let listed = work.only.map_or(plan.len(), <[usize]>::len);
+        let id_at = |i: usize| work.only.map_or(i, |ids| ids[i]);
+        let (mut todo, mut total_work) = (Vec::new(), 0.0);
+        for start in (0..listed).step_by(IDS_PER_LOOK) {
+            if stopped() {
+                return Vec::new();
+            }
+            for id in (start..listed.min(start + IDS_PER_LOOK)).map(id_at) {
+                if !work.skip.is_some_and(|skip| skip(id)) {
+                    todo.push(id);
+                    total_work += plan.estimated_work(id);
+                }
+            }
         }
-        let todo: Vec<usize> = match work.only {
-            Some(ids) => ids.to_vec(),
-            None => (0..plan.len()).collect(),
-        }
-        .into_iter()
-        .filter(|&id| !work.skip.is_some_and(|skip| skip(id)))
-        .collect();
-        let total_work = todo.iter().map(|&id| plan.estimated_work(id)).sum();
         progress.begin(todo.len() as u64, total_work);
         self.scheduler.run(
             plan.solver(),

@@ -174,3 +174,39 @@ proptest! {
         prop_assert!(common::images(&solutions[pick]).contains(&image));
     }
 }
+
+/// A stop that comes while a run lists its sub-problems is answered before the list is
+/// done (N = 28's 280 million took ten seconds to list, a signal unanswered meanwhile):
+/// the run returns nothing, and the ids past the slice in hand are never looked at.
+#[test]
+fn a_stop_while_listing_is_answered_within_a_slice() {
+    use nqueens::{Engine, Work};
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+    let options = Options {
+        threads: Some(1),
+        ..Options::default()
+    };
+    let engine = Engine::new(&options).expect("valid options");
+    let plan = engine.prepare(8).expect("a plan");
+    let ids = vec![0; 3 << 20];
+    let (stop, looked) = (AtomicBool::new(false), AtomicUsize::new(0));
+    // The stop comes as the first id is looked at.
+    let skip = |_id: usize| {
+        looked.fetch_add(1, Relaxed);
+        stop.store(true, Relaxed);
+        false
+    };
+    let work = Work {
+        only: Some(&ids),
+        skip: Some(&skip),
+        stop: Some(&stop),
+        ..Work::default()
+    };
+    assert!(engine.run(&plan, &work, &NoProgress).is_empty());
+    let looked = looked.load(Relaxed);
+    assert!(
+        (1..=1 << 20).contains(&looked),
+        "{looked} of {} ids",
+        ids.len()
+    );
+}
