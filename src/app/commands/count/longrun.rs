@@ -10,7 +10,7 @@ use nqueens::Plan;
 use nqueens::Tally;
 use nqueens::records::{
     CHECKPOINT_FORMAT, Checkpoint, Checksummed, Record, Run, SHARD_FORMAT, ShardResult, parse,
-    tally_table,
+    tally_map,
 };
 use std::collections::BTreeMap;
 use std::fs;
@@ -219,13 +219,8 @@ pub fn load_checkpoint(path: &Path, numbering: &Numbering) -> Result<Saved, Fail
             nqueens::words::shorten(&cp.version)
         )));
     }
-    let table = tally_table(subproblems, &cp.done).map_err(refuse)?;
     Ok(Saved {
-        done: table
-            .into_iter()
-            .enumerate()
-            .filter_map(|(id, t)| Some((id, t?)))
-            .collect(),
+        done: tally_map(subproblems, &cp.done).map_err(refuse)?,
         seconds: cp.seconds.max(0.0),
         runs: cp.runs,
     })
