@@ -98,11 +98,6 @@ fn count(args: &CountArgs, ranks: Option<&Ranks>) -> Result<(), Failure> {
         if shard.is_none() && keeps_files {
             warn_if_long_plan(&engine, &plan, &bar, &stop);
         }
-        if shard.is_none() && args.checkpoint.is_none() && stop.stopped() {
-            // Stopped while the plan was costed, with nothing to keep.
-            let nothing = longrun::NOTHING_SAVED;
-            return Err(longrun::stopped_with(0, plan.len(), nothing, stop.status()));
-        }
         let covered = longrun::covered(&plan, shard)?;
         let numbering = Numbering::of(&plan, shard);
         let saved = match &args.checkpoint {
