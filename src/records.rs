@@ -10,6 +10,7 @@
 
 use crate::tally::Tally;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// The format name of a checkpoint file.
 pub const CHECKPOINT_FORMAT: &str = "nqueens-checkpoint-1";
@@ -225,11 +226,8 @@ pub fn parse<T: Checksummed + for<'de> Deserialize<'de>>(text: &str) -> Result<T
 
 /// Records by id. Fails on an id out of range or given twice. (A table of every id, most
 /// of them empty, took 6.7 GB for a checkpoint of a whole count of N = 28.)
-pub fn tally_map(
-    subproblems: usize,
-    records: &[Record],
-) -> Result<std::collections::BTreeMap<usize, Tally>, String> {
-    let mut map = std::collections::BTreeMap::new();
+pub fn tally_map(subproblems: usize, records: &[Record]) -> Result<BTreeMap<usize, Tally>, String> {
+    let mut map = BTreeMap::new();
     for &(id, solutions, nodes) in records {
         if id >= subproblems {
             return Err(format!(
