@@ -69,6 +69,17 @@ pub fn duration(seconds: f64) -> String {
     format!("{seconds:.2} s")
 }
 
+/// Core-hours to about three significant figures (whole ones from 100 up): "3.42",
+/// "48.1", "25311"; "under 0.01" rather than a figure that reads as nothing.
+pub fn core_hours(hours: f64) -> String {
+    match hours {
+        h if h >= 100.0 => format!("{h:.0}"),
+        h if h >= 10.0 => format!("{h:.1}"),
+        h if h >= 0.01 => format!("{h:.2}"),
+        _ => "under 0.01".to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -84,5 +95,9 @@ mod tests {
         assert_eq!(duration(42.0), "42.00 s");
         assert_eq!(duration(7200.0), "2.0 h");
         assert_eq!(duration(3.0 * 365.25 * 86400.0), "3.0 years");
+        assert_eq!(core_hours(25_311.4), "25311");
+        assert_eq!(core_hours(48.14), "48.1");
+        assert_eq!(core_hours(0.023), "0.02");
+        assert_eq!(core_hours(0.0003), "under 0.01");
     }
 }

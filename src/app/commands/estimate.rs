@@ -116,7 +116,7 @@ pub fn run(args: &EstimateArgs) -> Result<(), Failure> {
                 duration(low),
                 duration(high)
             )),
-            core_hours_text(core_hours),
+            nqueens::words::core_hours(core_hours),
             human_bytes(p.memory_bytes)
         ),
     )?;
@@ -166,14 +166,5 @@ fn sample_text(timed: usize, sized: usize) -> String {
         )
     } else {
         plural(timed as u64, "sampled sub-problem")
-    }
-}
-
-/// Core-hours to about three significant figures (whole ones from 100 up).
-fn core_hours_text(hours: f64) -> String {
-    match hours {
-        h if h >= 100.0 => format!("{h:.0}"),
-        h if h >= 10.0 => format!("{h:.1}"),
-        h => format!("{h:.2}"),
     }
 }

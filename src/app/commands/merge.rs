@@ -150,9 +150,9 @@ fn still_to_do(given: &BTreeMap<usize, &Read>, missing: usize) -> String {
     }
     let mean = core_seconds.iter().sum::<f64>() / core_seconds.len() as f64;
     format!(
-        "; they should take about {} of one core ({:.1} core-hours), as the {} given did",
+        "; they should take about {} of one core ({} core-hours), as the {} given did",
         nqueens::words::duration(mean * missing as f64),
-        mean * missing as f64 / 3600.0,
+        nqueens::words::core_hours(mean * missing as f64 / 3600.0),
         core_seconds.len()
     )
 }
