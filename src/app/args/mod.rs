@@ -287,8 +287,8 @@ pub struct EstimateArgs {
     #[command(flatten)]
     pub engine: engine::EngineArgs,
 
-    /// Shards the count would be cut into (as with `count --shard I/K`): one shard's time and
-    /// memory are given too.
+    /// Shards the count would be cut into (as with `count --shard I/K`): one shard's
+    /// time and memory are given too.
     #[arg(long, value_name = "K", default_value_t = 1, value_parser = parse::positive, allow_negative_numbers = true)]
     pub shards: u64,
 
