@@ -104,17 +104,23 @@ fn sort_in_place_bmi2(keys: &mut [u64], by: u64, runs: &mut Vec<usize>, scratch:
     for g in 0..groups {
         starts[g + 1] += starts[g];
     }
+    // Each group's unplaced keys swept in turn, each key swapped into its own group's
+    // next free slot and the key it displaces left where it was, for the next sweep (as
+    // ska_sort does). Following each displaced key at once instead made every swap wait
+    // for the last one's load: 24 ns a key on a West of N = 28, against 6 so.
     let mut next = starts[..groups].to_vec();
-    for g in 0..groups {
-        while next[g] < starts[g + 1] {
-            let to = group_of(keys[next[g]]);
-            if to == g {
-                next[g] += 1;
-            } else {
-                keys.swap(next[g], next[to]);
+    let mut open: Vec<usize> = (0..groups).filter(|&g| next[g] < starts[g + 1]).collect();
+    while !open.is_empty() {
+        open.retain(|&g| {
+            let end = starts[g + 1];
+            for at in next[g]..end {
+                let to = group_of(keys[at]);
+                // `to`'s next free slot: at most `at` where `to` is this group.
+                keys.swap(at, next[to]);
                 next[to] += 1;
             }
-        }
+            next[g] < end
+        });
     }
     let values = 1usize << low;
     let low_of = |key: u64| _pext_u64(key, by) as usize & (values - 1);
@@ -195,16 +201,9 @@ impl PairCounter {
         let mut held = 0;
         let mut lens = [0usize; LISTS];
         for (l, &(list, _)) in lists.iter().enumerate() {
-            for (u, run) in presorted.runs[l].windows(2).enumerate() {
-                let mut count = 0;
-                for &key in &list[run[0]..run[1]] {
-                    let clear = key & skip == 0;
-                    count += u32::from(clear);
-                    held |= if clear { key } else { 0 };
-                }
-                counts[l][u] = count;
-                lens[l] += count as usize;
-            }
+            let runs = &presorted.runs[l];
+            held |= cuts::count_clear_runs(self.kernel, list, runs, skip, &mut counts[l]);
+            lens[l] = counts[l].iter().map(|&count| count as usize).sum();
         }
         let total: usize = lens.iter().sum();
         if total == 0 {
@@ -321,6 +320,49 @@ mod tests {
         let mut kept = lists.clone();
         assert!(!Presorted::new(portable).sort(portable, &mut kept, &[1, 2], 0x0f0f_00f0));
         assert_eq!(kept, lists);
+    }
+
+    /// The sort in place keeps the keys it was given and puts each run's in its place,
+    /// whether the values are spread or crowded into one or two groups of the first
+    /// pass (where keys are displaced again and again before they settle), with and
+    /// without a second pass.
+    #[test]
+    #[cfg(target_arch = "x86_64")]
+    fn the_sort_in_place_keeps_every_key_and_puts_each_in_its_run() {
+        if !Kernel::available().iter().any(|k| k.has_avx2()) {
+            return;
+        }
+        let mut rng = fastrand::Rng::with_seed(49);
+        for (by, crowd) in [
+            (0xff_u64 << 8, 0),
+            (0xfff0, 0),
+            (0xfff0, 0xff00),
+            (0xffff, 0xfe00),
+        ] {
+            for len in [0, 1, 2, 7, 300, 5000] {
+                // `crowd`'s bits set in most keys: their values fall in few groups.
+                let keys: Vec<u64> = (0..len)
+                    .map(|_| rng.u64(..1 << 40) | if rng.u8(..10) < 9 { crowd } else { 0 })
+                    .collect();
+                let (mut sorted, mut runs) = (keys.clone(), Vec::new());
+                // SAFETY: a kernel of the AVX2 level is available, so BMI2 is.
+                unsafe { sort_in_place_bmi2(&mut sorted, by, &mut runs, &mut Vec::new()) };
+                let (mut a, mut b) = (keys.clone(), sorted.clone());
+                a.sort_unstable();
+                b.sort_unstable();
+                assert_eq!(a, b, "by {by:#x}, {len} keys");
+                assert_eq!(runs.len(), (1 << by.count_ones()) + 1);
+                assert_eq!(*runs.last().unwrap(), len);
+                for (u, run) in runs.windows(2).enumerate() {
+                    let value = cuts::deposit(u as u64, by);
+                    let name = format!("by {by:#x}, {len} keys, run {u}");
+                    assert!(
+                        sorted[run[0]..run[1]].iter().all(|&k| k & by == value),
+                        "{name}"
+                    );
+                }
+            }
+        }
     }
 
     /// Lists sorted in place hold the keys they held, each run those of its value; a
