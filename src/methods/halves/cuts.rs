@@ -482,27 +482,30 @@ fn sort_by(
     starts.push(keys.len());
 }
 
-/// Slots past the one just written whose line [`place_by_value`] asks the CPU to fetch
-/// for writing: the next line of that value's keys. A pass writes to up to 1,024 places
-/// at once (256 values, four parts), too many for the CPU to follow, and each new line
-/// was a miss that held up the stores behind it. On an Emerald Rapids Xeon, run at once
-/// with the build before (one thread each, totals equal): `count 24 --shard 7/20000`
-/// 0.83 and 0.89 of its time, `count 26 --shard 7/1000000` 0.90 and 0.96, 14 pins of
-/// N = 28 (`--shard 1000003/20058300`) 0.97, `count 18` level; 16 slots ahead did about
-/// as well, 32 worse than 8.
+/// Slots past the one just written whose line [`place_by_value`] asks the CPU to fetch:
+/// the next line of that value's keys. A pass writes to up to 1,024 places at once (256
+/// values, four parts), too many for the CPU to follow, and each new line was a miss that
+/// held up the stores behind it. On an Emerald Rapids Xeon, run at once with the build
+/// before (one thread each, totals equal): `count 24 --shard 7/20000` 0.83 and 0.89 of
+/// its time, `count 26 --shard 7/1000000` 0.90 and 0.96, 14 pins of N = 28 (`--shard
+/// 1000003/20058300`) 0.97, `count 18` level; 16 slots ahead did about as well, 32 worse
+/// than 8.
 const WRITE_AHEAD: usize = 8;
 
-/// Asks the CPU to fetch the cache line of `out[at]` for writing (PREFETCHW), if `at`
-/// lies in `out`; past its end the hint is harmless.
+/// Asks the CPU to fetch the cache line of `out[at]` into L1 (PREFETCHT0), if `at` lies
+/// in `out`; past its end the hint is harmless. Not PREFETCHW, the hint to write: Rust
+/// names its feature (`prfchw`) only on nightly, and a PREFETCHW written in `asm!` was no
+/// faster on a Granite Rapids Xeon (run at once with this, one thread: `count 24 --shard
+/// 7/20000` 1.016 and 1.018 of its time, `count 22 --shard 7/200` 0.995 and 0.991).
 #[inline(always)]
-fn fetch_to_write<T>(out: &[T], at: usize) {
+fn fetch_ahead<T>(out: &[T], at: usize) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: a prefetch only hints: it never faults and changes nothing the program
     // sees, whatever the address (formed by `wrapping_add`, which does not claim it is
     // in bounds).
     unsafe {
-        use std::arch::x86_64::{_MM_HINT_ET0, _mm_prefetch};
-        _mm_prefetch::<_MM_HINT_ET0>(out.as_ptr().wrapping_add(at).cast());
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        _mm_prefetch::<_MM_HINT_T0>(out.as_ptr().wrapping_add(at).cast());
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = (out, at);
@@ -560,7 +563,7 @@ fn place_by_value(
         for (p, keys) in parts.iter().enumerate() {
             let slot = &mut next[value(keys[i])][p];
             out[*slot].write(store(keys[i]));
-            fetch_to_write(out, *slot + WRITE_AHEAD);
+            fetch_ahead(out, *slot + WRITE_AHEAD);
             *slot += 1;
         }
     }
