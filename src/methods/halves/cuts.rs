@@ -3,7 +3,7 @@
 //! come out by shifts, or by one PEXT where BMI2 has it fast ([`crate::cpu::fast_pext`]).
 //! Also the other passes over a load's keys: squeezing them, keeping those clear of bars.
 
-use crate::cpu::Kernel;
+use crate::cpu::{Kernel, prefetch};
 
 /// Sorts `keys` into `sorted` by the value of their cut bits `bits` (lowest first; value
 /// bit `i` is `bits[i]`), each without its cut bits, taken out by shifts; value `v`'s
@@ -489,27 +489,11 @@ fn sort_by(
 /// before (one thread each, totals equal): `count 24 --shard 7/20000` 0.83 and 0.89 of
 /// its time, `count 26 --shard 7/1000000` 0.90 and 0.96, 14 pins of N = 28 (`--shard
 /// 1000003/20058300`) 0.97, `count 18` level; 16 slots ahead did about as well, 32 worse
-/// than 8.
+/// than 8. The fetch is PREFETCHT0, not PREFETCHW (the hint to write): Rust names the
+/// latter's feature (`prfchw`) only on nightly, and a PREFETCHW written in `asm!` was no
+/// faster on a Granite Rapids Xeon (run at once, one thread: `count 24 --shard 7/20000`
+/// 1.016 and 1.018 of its time, `count 22 --shard 7/200` 0.995 and 0.991).
 const WRITE_AHEAD: usize = 8;
-
-/// Asks the CPU to fetch the cache line of `out[at]` into L1 (PREFETCHT0), if `at` lies
-/// in `out`; past its end the hint is harmless. Not PREFETCHW, the hint to write: Rust
-/// names its feature (`prfchw`) only on nightly, and a PREFETCHW written in `asm!` was no
-/// faster on a Granite Rapids Xeon (run at once with this, one thread: `count 24 --shard
-/// 7/20000` 1.016 and 1.018 of its time, `count 22 --shard 7/200` 0.995 and 0.991).
-#[inline(always)]
-fn fetch_ahead<T>(out: &[T], at: usize) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch only hints: it never faults and changes nothing the program
-    // sees, whatever the address (formed by `wrapping_add`, which does not claim it is
-    // in bounds).
-    unsafe {
-        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        _mm_prefetch::<_MM_HINT_T0>(out.as_ptr().wrapping_add(at).cast());
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = (out, at);
-}
 
 /// One counting pass of [`sort_by`]: `keys` into `sorted` by the `bits` bits of their
 /// value from `shift` up, each as `store` makes it; value `v`'s from `starts[v]`.
@@ -563,7 +547,8 @@ fn place_by_value(
         for (p, keys) in parts.iter().enumerate() {
             let slot = &mut next[value(keys[i])][p];
             out[*slot].write(store(keys[i]));
-            fetch_ahead(out, *slot + WRITE_AHEAD);
+            // Past the end of `out` the address is never read: a hint only.
+            prefetch(out.as_ptr().wrapping_add(*slot + WRITE_AHEAD));
             *slot += 1;
         }
     }
