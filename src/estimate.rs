@@ -9,6 +9,7 @@ use crate::cpu::Kernel;
 use crate::engine::{Engine, NoProgress, Work};
 use crate::methods::sampling::{Sampler, Timed};
 use crate::methods::{Method, Plan};
+use crate::schedule::makespan::{self, ShardSeconds};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -34,6 +35,10 @@ pub struct Projection {
     ///
     /// [`Projected::sized`]: crate::methods::sampling::Projected::sized
     pub sized: usize,
+    /// One shard's wall time on the engine's threads, where the count is in shards: its
+    /// work divided by the threads, and the wait for the last of its units where they are
+    /// few a worker (see [`makespan`]).
+    pub shard: Option<ShardSeconds>,
 }
 
 /// Projects the count of `plan` by `engine`, run whole (`shards` = 1) or in `shards`
@@ -56,16 +61,27 @@ pub fn project(
     let speed_up = engine.threads() as f64 / busy;
     let sampler = EngineSampler { engine, plan, stop };
     let projected = plan.projected_seconds(shards, budget, &sampler);
+    let seconds = projected.seconds / speed_up;
+    let shard = (shards > 1).then(|| {
+        // A worker keeps to a run of sub-problems that share their work (a row set's
+        // pins at N = 28): the run is the unit dealt out.
+        let per_unit = plan.solver().ids_per_run();
+        let units = plan.len() as f64 / shards as f64 / per_unit as f64;
+        let threads = engine.threads();
+        let work = seconds * threads as f64 / shards as f64;
+        makespan::shard_seconds(&projected.unit_seconds, per_unit, units, threads, work)
+    });
     Projection {
         method: plan.method(),
         subproblems: plan.len(),
-        seconds: projected.seconds / speed_up,
+        seconds,
         interval: projected
             .interval
             .map(|(low, high)| (low / speed_up, high / speed_up)),
         memory_bytes: plan.memory_for_part(engine.threads(), 1),
         sampled: projected.sampled,
         sized: projected.sized,
+        shard,
     }
 }
 

@@ -18,7 +18,7 @@ pub struct Timed {
 }
 
 /// What a method's sample projects.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Projected {
     /// The whole count's seconds on the sampler's threads.
     pub seconds: f64,
@@ -29,6 +29,10 @@ pub struct Projected {
     /// Sub-problems it sized (the join's two-phase sample: see `methods::regression`);
     /// as many as it timed where it sizes none.
     pub sized: usize,
+    /// The seconds each timed sub-problem took on its thread (none where the method
+    /// times none one by one): what a shard's time is drawn from
+    /// ([`crate::schedule::makespan`]).
+    pub unit_seconds: Vec<f64>,
 }
 
 /// The engine's side of a sample.

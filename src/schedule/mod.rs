@@ -17,6 +17,7 @@
 //! search and the rotation-fixed searches). Called from inside a rayon pool of the same
 //! size, the scheduler runs on that pool instead of building its own.
 
+pub mod makespan;
 mod runs;
 
 use crate::cpu::Kernel;

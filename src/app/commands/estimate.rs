@@ -34,8 +34,11 @@ struct JsonEstimate {
     /// Bytes one process holds at most.
     memory_bytes: u64,
     shards: u64,
-    /// One shard on `threads` threads.
+    /// One shard on `threads` threads: its mean, with the threads' wait for a shard's
+    /// last sub-problems, and what one shard in twenty exceeds (`null` where a worker
+    /// takes several sub-problems at a time: a row set's pins at N = 28).
     seconds_per_shard: f64,
+    seconds_per_shard_high: Option<f64>,
     /// Bytes one shard's process holds at most.
     memory_bytes_per_shard: u64,
 }
@@ -68,7 +71,8 @@ pub fn run(args: &EstimateArgs) -> Result<(), Failure> {
     let shards = args.shards as usize;
     let p =
         nqueens::estimate::project(&engine, &plan, shards, args.seconds, available_cpus(), None);
-    let per_shard = p.seconds / args.shards as f64;
+    let even = p.seconds / args.shards as f64;
+    let (per_shard, per_shard_high) = p.shard.map_or((even, Some(even)), |s| (s.mean, s.high));
     let shard_memory = plan.memory_for_part(engine.threads(), args.shards as usize);
     let core_hours = p.seconds * engine.threads() as f64 / 3600.0;
     let (cpu, kernel) = (cpu_name(), engine.kernel().name());
@@ -90,6 +94,7 @@ pub fn run(args: &EstimateArgs) -> Result<(), Failure> {
             memory_bytes: p.memory_bytes,
             shards: args.shards,
             seconds_per_shard: json_seconds(per_shard),
+            seconds_per_shard_high: per_shard_high.map(json_seconds),
             memory_bytes_per_shard: shard_memory,
         };
         return print_line(&mut out, &serde_json::to_string(&json).expect("serializes"));
@@ -145,9 +150,13 @@ pub fn run(args: &EstimateArgs) -> Result<(), Failure> {
         print_line(
             &mut out,
             &format!(
-                "  in {}: {} each on {threads}, about {} and memory at most {} each",
+                "  in {}: {} each on {threads}{}, about {} and memory at most {} each",
                 plural(args.shards, "shard"),
                 duration(per_shard),
+                per_shard_high.map_or(String::new(), |high| format!(
+                    " (one in twenty over {})",
+                    duration(high)
+                )),
                 plural(p.subproblems as u64 / args.shards, "sub-problem"),
                 human_bytes(shard_memory)
             ),
