@@ -25,7 +25,10 @@ k=$(awk -v s="$seconds" -v h="$hours" -v max="$subproblems" \
     'BEGIN { k = int(s / (h * 3600 / 2)) + 1; if (k > max) k = max; print k }')
 # The shard count must be one the memory allows too: ask for one shard's figures.
 shard=$("$bin" estimate "$n" --threads "$cpus" --seconds 5 --shards "$k" --json)
-printf 'N = %s by %s: projected %.0f s on %s cores like this one; %s task(s) of about %.0f s each, %s MB a task\n' \
+high=$(printf '%s' "$shard" | field seconds_per_shard_high)
+# One task in twenty is projected to take longer than this (null where not projected).
+case $high in null|'') high= ;; *) high=$(printf ' (one in twenty over %.0f s)' "$high") ;; esac
+printf 'N = %s by %s: projected %.0f s on %s cores like this one; %s task(s) of about %.0f s each%s, %s MB a task\n' \
     "$n" "$method" "$seconds" "$cpus" "$k" "$(printf '%s' "$shard" | field seconds_per_shard)" \
-    "$(( $(printf '%s' "$shard" | field memory_bytes_per_shard) / 1000000 ))"
+    "$high" "$(( $(printf '%s' "$shard" | field memory_bytes_per_shard) / 1000000 ))"
 echo "sbatch --array=1-$k --cpus-per-task=$cpus --time=$hours:00:00 scripts/slurm-array.sh $n"
