@@ -29,7 +29,7 @@ fn an_estimate_has_every_field_and_agrees_with_the_count_it_projects() {
         assert!(e["memory_bytes"].as_u64().unwrap() > 0);
         assert_eq!(e["shards"], 1);
         assert_eq!(e["seconds_per_shard"], e["seconds"]);
-        assert_eq!(e["seconds_per_shard_high"], e["seconds"]);
+        assert!(e["seconds_per_shard_high"].is_null(), "{e}");
         assert!(
             e["memory_bytes_per_shard"].as_u64().unwrap() <= e["memory_bytes"].as_u64().unwrap()
         );

@@ -15,7 +15,7 @@ pub struct ShardSeconds {
     /// The mean over the simulated shards.
     pub mean: f64,
     /// The time that one simulated shard in twenty exceeds, where units are single
-    /// sub-problems. A unit of several (a row set's pins at N = 28) is drawn as that many
+    /// sub-problems with sampled times (none where the method times none one by one). A unit of several (a row set's pins at N = 28) is drawn as that many
     /// sub-problems apart, whose times are alike in a real row set, so its spread would
     /// be understated: eight shards of two row sets of N = 28 took 13.9 to 61.0 s on two
     /// threads where the draws put one in twenty over 49.2 s. Their mean is drawn as well
@@ -42,8 +42,9 @@ const HIGH_SHARE: f64 = 0.05;
 /// units (on average: a shard holds a whole number, the next one up in the fraction of
 /// draws given by `units`' fraction), each the sum of `per_unit` sub-problems whose
 /// times on one thread are drawn from `times` and scaled so that a shard's work averages
-/// `work`. Where there is no sampled time to draw from, or too many units to simulate,
-/// `work / threads`. Draws come from a fixed seed: the same input, the same figure.
+/// `work`. Where there are too many units to simulate, `work / threads`, and where there
+/// is no sampled time to draw from, that with no high figure. Draws come from a fixed
+/// seed: the same input, the same figure.
 pub fn shard_seconds(
     times: &[f64],
     per_unit: usize,
@@ -61,7 +62,10 @@ pub fn shard_seconds(
     let draws_per_trial = (units.ceil() as usize).saturating_mul(per_unit);
     let trials = TRIALS.min(MOST_DRAWS / draws_per_trial.max(1));
     if times.is_empty() || mean_time <= 0.0 || units <= 0.0 || work <= 0.0 {
-        return plain;
+        return ShardSeconds {
+            mean: even,
+            high: None,
+        };
     }
     if trials < LEAST_TRIALS {
         return plain;
@@ -172,7 +176,11 @@ mod tests {
             mean: 5.0,
             high: Some(5.0),
         };
-        assert_eq!(shard_seconds(&[], 1, 10.0, 2, 10.0), plain);
+        let unknown = ShardSeconds {
+            mean: 5.0,
+            high: None,
+        };
+        assert_eq!(shard_seconds(&[], 1, 10.0, 2, 10.0), unknown);
         assert_eq!(shard_seconds(&[1.0], 1, 1e9, 2, 10.0), plain);
         assert_eq!(
             shard_seconds(&[1.0, 3.0], 1, 4.0, 2, 10.0),

@@ -35,8 +35,9 @@ struct JsonEstimate {
     memory_bytes: u64,
     shards: u64,
     /// One shard on `threads` threads: its mean, with the threads' wait for a shard's
-    /// last sub-problems, and what one shard in twenty exceeds (`null` where a worker
-    /// takes several sub-problems at a time: a row set's pins at N = 28).
+    /// last sub-problems, and what one shard in twenty exceeds (`null` for a whole count,
+    /// for backtracking's shards, whose sub-problems are not timed one by one, and where
+    /// a worker takes several sub-problems at a time: a row set's pins at N = 28).
     seconds_per_shard: f64,
     seconds_per_shard_high: Option<f64>,
     /// Bytes one shard's process holds at most.
@@ -72,7 +73,7 @@ pub fn run(args: &EstimateArgs) -> Result<(), Failure> {
     let p =
         nqueens::estimate::project(&engine, &plan, shards, args.seconds, available_cpus(), None);
     let even = p.seconds / args.shards as f64;
-    let (per_shard, per_shard_high) = p.shard.map_or((even, Some(even)), |s| (s.mean, s.high));
+    let (per_shard, per_shard_high) = p.shard.map_or((even, None), |s| (s.mean, s.high));
     let shard_memory = plan.memory_for_part(engine.threads(), args.shards as usize);
     let core_hours = p.seconds * engine.threads() as f64 / 3600.0;
     let (cpu, kernel) = (cpu_name(), engine.kernel().name());
