@@ -92,9 +92,10 @@ fn a_huge_count_is_projected_in_seconds_and_in_human_units() {
 fn a_shard_of_few_sub_problems_waits_for_its_last_one() {
     // N = 16 by the join in 2,000 shards: 3.2 sub-problems a shard on two threads, so one
     // thread is often idle while the other counts the last: were they all alike, a
-    // shard would take 1.24 times its work divided by the threads, and more as they
-    // differ. (How far more depends on the sampled times, which a busy host stretches
-    // now and then: with the test suite running beside it, 1.2 to 2.3 times.)
+    // shard would take 1.24 times its work divided by the threads. How far over depends
+    // on the sampled times, which a busy host stretches now and then (a CI run beside
+    // builds put one far above the rest), so only the direction is asserted here; the
+    // simulation's figures are checked in `schedule::makespan`.
     let e = &json_lines(&[
         "estimate",
         "16",
@@ -110,8 +111,8 @@ fn a_shard_of_few_sub_problems_waits_for_its_last_one() {
     ])[0];
     let even = e["seconds"].as_f64().unwrap() / 2000.0;
     let mean = e["seconds_per_shard"].as_f64().unwrap();
-    assert!(mean > 1.1 * even, "{e}");
-    assert!(e["seconds_per_shard_high"].as_f64().unwrap() > 0.0, "{e}");
+    assert!(mean > even, "{e}");
+    assert!(e["seconds_per_shard_high"].as_f64().unwrap() >= mean, "{e}");
 }
 
 #[test]
