@@ -69,7 +69,7 @@ pub fn project(
         let units = plan.len() as f64 / shards as f64 / per_unit as f64;
         let threads = engine.threads();
         let work = seconds * threads as f64 / shards as f64;
-        makespan::shard_seconds(&projected.unit_seconds, per_unit, units, threads, work)
+        makespan::shard_seconds(&projected.timed_seconds, per_unit, units, threads, work)
     });
     Projection {
         method: plan.method(),

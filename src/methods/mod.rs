@@ -379,7 +379,7 @@ impl Plan {
                     sampled,
                     sized: sampled,
                     // Its sub-problems are many to a shard, each a sliver of it.
-                    unit_seconds: Vec::new(),
+                    timed_seconds: Vec::new(),
                 }
             }
             Kind::Halves(join) => halves::sample::projected_seconds(join, shards, budget, sampler),

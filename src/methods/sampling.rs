@@ -32,7 +32,7 @@ pub struct Projected {
     /// The seconds each timed sub-problem took on its thread (none where the method
     /// times none one by one): what a shard's time is drawn from
     /// ([`crate::schedule::makespan`]).
-    pub unit_seconds: Vec<f64>,
+    pub timed_seconds: Vec<f64>,
 }
 
 /// The engine's side of a sample.

@@ -12,14 +12,16 @@
 /// A shard's projected wall time.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ShardSeconds {
-    /// The mean over the simulated shards.
+    /// The work's even share among the threads plus the simulated shards' mean wait.
     pub mean: f64,
     /// The time that one simulated shard in twenty exceeds, where units are single
-    /// sub-problems with sampled times (none where the method times none one by one). A unit of several (a row set's pins at N = 28) is drawn as that many
-    /// sub-problems apart, whose times are alike in a real row set, so its spread would
-    /// be understated: eight shards of two row sets of N = 28 took 13.9 to 61.0 s on two
-    /// threads where the draws put one in twenty over 49.2 s. Their mean is drawn as well
-    /// as the sample allows.
+    /// sub-problems with sampled times (none where the method times none one by one).
+    /// A unit of several (a row set's pins at N = 28) is drawn as that many sub-problems
+    /// apart, but the pins of a real row set are related, so the spread would be
+    /// understated: eight shards of two row sets of N = 28 took 13.9 to 61.0 s on two
+    /// threads where the draws put one in twenty over 49.2 s (and drawn as fourteen
+    /// times one pin, over 97.2 s where the eight averaged 32.2 s). Their mean is
+    /// drawn as well as the sample allows.
     pub high: Option<f64>,
 }
 

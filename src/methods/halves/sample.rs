@@ -391,7 +391,7 @@ fn projected(
         interval,
         sampled,
         sized,
-        unit_seconds: timed.iter().map(|t| t.seconds).collect(),
+        timed_seconds: timed.iter().map(|t| t.seconds).collect(),
     }
 }
 
