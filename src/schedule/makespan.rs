@@ -54,23 +54,22 @@ pub fn shard_seconds(
     threads: usize,
     work: f64,
 ) -> ShardSeconds {
-    let even = work / threads.max(1) as f64;
-    let plain = ShardSeconds {
-        mean: even,
-        high: Some(even),
-    };
-    let per_unit = per_unit.max(1);
+    let (threads, per_unit) = (threads.max(1), per_unit.max(1));
+    let even = work / threads as f64;
     let mean_time = times.iter().sum::<f64>() / times.len().max(1) as f64;
-    let draws_per_trial = (units.ceil() as usize).saturating_mul(per_unit);
-    let trials = TRIALS.min(MOST_DRAWS / draws_per_trial.max(1));
     if times.is_empty() || mean_time <= 0.0 || units <= 0.0 || work <= 0.0 {
         return ShardSeconds {
             mean: even,
             high: None,
         };
     }
+    let draws_per_trial = (units.ceil() as usize).saturating_mul(per_unit);
+    let trials = TRIALS.min(MOST_DRAWS / draws_per_trial.max(1));
     if trials < LEAST_TRIALS {
-        return plain;
+        return ShardSeconds {
+            mean: even,
+            high: (per_unit == 1).then_some(even),
+        };
     }
     let scale = work / (units * per_unit as f64 * mean_time);
     let mut rng = fastrand::Rng::with_seed(0x5eed);
@@ -85,8 +84,8 @@ pub fn shard_seconds(
                     .sum::<f64>()
                     * scale
             };
-            let (wall, total) = dealt(count, threads.max(1), || unit(&mut rng));
-            idle += wall - total / threads.max(1) as f64;
+            let (wall, total) = dealt(count, threads, || unit(&mut rng));
+            idle += wall - total / threads as f64;
             wall
         })
         .collect();
