@@ -964,6 +964,28 @@ mod tests {
         }
     }
 
+    /// Every number of items around the AVX2 kernel's groups (eight items, or sixteen
+    /// where a last block's patterns all lie in its low half) and past the widenings of
+    /// its byte counters, against loads whose last block is full, more than half full
+    /// and less than half full, plainly and weighted (a load of 40 patterns in one list
+    /// leaves the high half of AVX2's weighted block empty too), by every kernel.
+    #[test]
+    fn every_number_of_items_counts_what_a_double_loop_counts() {
+        let mut rng = fastrand::Rng::with_seed(47);
+        let patterns = random_keys(&mut rng, 2 * BLOCK, 30, 4);
+        let items = random_keys(&mut rng, 1100, 30, 4);
+        let layout = Layout::for_bits(30);
+        for kernel in Kernel::available() {
+            for len in [40, 200, 300, BLOCK, BLOCK + 100, 2 * BLOCK] {
+                for count in [0, 1, 7, 8, 9, 15, 16, 17, 31, 33, 250, 520, 1100] {
+                    let (patterns, items) = (&patterns[..len], &items[..count]);
+                    assert_counts_in_layout(kernel, layout, patterns, len, items);
+                    assert_counts_in_layout(kernel, layout, patterns, len / 3, items);
+                }
+            }
+        }
+    }
+
     #[test]
     fn loads_for_their_items_leave_out_the_bits_no_item_holds() {
         let mut rng = fastrand::Rng::with_seed(43);

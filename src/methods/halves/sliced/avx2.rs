@@ -1,6 +1,6 @@
 //! The AVX2 kernel: carry-save adders and a nibble table for the popcount.
 
-use super::layout::{Bits512, LANES, Layout, chunk_mask};
+use super::layout::{Bits512, LANES, Layout, chunk_mask, half_last};
 use std::arch::x86_64::{
     __m256i, _mm256_add_epi8, _mm256_add_epi64, _mm256_and_si256, _mm256_extract_epi64,
     _mm256_load_si256, _mm256_or_si256, _mm256_sad_epu8, _mm256_set1_epi8, _mm256_set1_epi64x,
@@ -64,18 +64,21 @@ fn plain_held<const GROUPS: usize>(patterns: &[u64], items: &[u64]) -> u64 {
     total
 }
 
-/// Items added up at once by carry-save adders (two 256-bit halves each).
-const GROUP: usize = 8;
 /// Groups whose carry-out (each at most 8 a byte) the byte counters take before they
 /// are widened: 31 x 8 < 256.
 const GROUPS_PER_WIDENING: u32 = 31;
 
 /// The AVX2 kernel: each block's masks ANDed in two 256-bit halves, and the results
-/// added up by Harley and Seal's carry-save adders: eight items' sixteen halves give
-/// one vector of sixteens, counted with a nibble table (VPSHUFB) into byte counters,
-/// widened (VPSADBW) every few groups; the ones, twos, fours and eights left are
-/// counted at the end. Five logic operations a half instead of seven for a nibble
-/// count of each (AVX2 has no VPOPCNTQ; moving words out to POPCNT cost more).
+/// added up by Harley and Seal's carry-save adders: sixteen halves (eight items' of one
+/// block, or four items' of two blocks) give one vector of sixteens, counted with a
+/// nibble table (VPSHUFB) into byte counters, widened (VPSADBW) every few groups; the
+/// ones, twos, fours and eights left are counted at the end. Five logic operations a
+/// half instead of seven for a nibble count of each (AVX2 has no VPOPCNTQ; moving words
+/// out to POPCNT cost more). A last block whose patterns lie in its low half is visited
+/// by that half alone. Both against one block at a time in two halves always, one
+/// thread, run at once (`scripts/bench-builds.sh`, medians of 3 to 5): `count 26
+/// --shard 7/1000000 --kernel avx2` 0.935 of the time, a shard of N = 27 0.94, of N =
+/// 24 0.97, `count 18` 0.94, a pin of N = 28 (nearly all weighted) level.
 #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
 pub(super) fn count_sliced(sliced: &[Bits512], layout: Layout, items: &[u64]) -> u64 {
     with_layout!(layout, sliced_avx2(sliced, items, None))
@@ -170,90 +173,273 @@ fn compatible<const CHUNKS: usize, const WIDTH: u32>(
     }
 }
 
+/// [`compatible`]'s low half alone: for a block whose patterns all lie in its low four
+/// words (see [`half_last`]; at N = 26 and 27 such visits are 23% of this kernel's, at
+/// N = 24 11%, at a pin of N = 28 8%).
+#[inline(always)]
+fn compatible_low<const CHUNKS: usize, const WIDTH: u32>(block: &[Bits512], item: u64) -> __m256i {
+    // SAFETY: as in `compatible`.
+    unsafe {
+        let mut low = _mm256_set1_epi64x(-1);
+        for chunk in 0..CHUNKS {
+            let mask = chunk_mask::<CHUNKS, WIDTH>(block, item, chunk);
+            low = _mm256_and_si256(low, _mm256_load_si256(mask.0.as_ptr().cast()));
+        }
+        low
+    }
+}
+
+/// The carry-save adders' state: the bits of the sums so far (`ones` to `eights`), the
+/// sixteens in byte counters (`sixteens`, for `groups_in_bytes` groups) and widened, and
+/// the items of no full group (widened).
+struct Adders {
+    ones: __m256i,
+    twos: __m256i,
+    fours: __m256i,
+    eights: __m256i,
+    sixteens: __m256i,
+    widened: __m256i,
+    singles: __m256i,
+    groups_in_bytes: u32,
+}
+
+impl Adders {
+    /// Empty adders.
+    #[inline(always)]
+    fn new() -> Adders {
+        // SAFETY: only inlined into the kernels, which have AVX2.
+        let zero = unsafe { _mm256_setzero_si256() };
+        Adders {
+            ones: zero,
+            twos: zero,
+            fours: zero,
+            eights: zero,
+            sixteens: zero,
+            widened: zero,
+            singles: zero,
+            groups_in_bytes: 0,
+        }
+    }
+
+    /// Lane by lane, the count they hold.
+    #[inline(always)]
+    fn lane_sums(&self) -> __m256i {
+        // SAFETY: only inlined into the kernels, which have AVX2.
+        let widened = unsafe { _mm256_add_epi64(self.widened, widen(self.sixteens)) };
+        lane_sums([
+            widened,
+            self.eights,
+            self.fours,
+            self.twos,
+            self.ones,
+            self.singles,
+        ])
+    }
+
+    /// Four vectors into the ones and twos, giving a carry of fours.
+    #[inline(always)]
+    fn add_four(&mut self, [a, b, c, d]: [__m256i; 4]) -> __m256i {
+        let (twos_a, ones) = csa(self.ones, a, b);
+        let (twos_b, ones) = csa(ones, c, d);
+        self.ones = ones;
+        let (fours, twos) = csa(self.twos, twos_a, twos_b);
+        self.twos = twos;
+        fours
+    }
+
+    /// Two carries of fours into the fours, giving a carry of eights.
+    #[inline(always)]
+    fn add_fours(&mut self, a: __m256i, b: __m256i) -> __m256i {
+        let (eights, fours) = csa(self.fours, a, b);
+        self.fours = fours;
+        eights
+    }
+
+    /// Two carries of eights into the eights, and their carry of sixteens counted.
+    #[inline(always)]
+    fn add_eights(&mut self, a: __m256i, b: __m256i) {
+        let (sixteens, eights) = csa(self.eights, a, b);
+        self.eights = eights;
+        // SAFETY: only inlined into the kernels, which have AVX2.
+        unsafe {
+            self.sixteens = _mm256_add_epi8(self.sixteens, count_bytes(sixteens));
+            self.groups_in_bytes += 1;
+            if self.groups_in_bytes == GROUPS_PER_WIDENING {
+                self.widened = _mm256_add_epi64(self.widened, widen(self.sixteens));
+                self.sixteens = _mm256_setzero_si256();
+                self.groups_in_bytes = 0;
+            }
+        }
+    }
+
+    /// Vectors of no full group, at most 15, each adding at most 8 to a byte.
+    #[inline(always)]
+    fn add_singles(&mut self, vectors: impl Iterator<Item = __m256i>) {
+        // SAFETY: only inlined into the kernels, which have AVX2.
+        unsafe {
+            let mut bytes = _mm256_setzero_si256();
+            for v in vectors {
+                bytes = _mm256_add_epi8(bytes, count_bytes(v));
+            }
+            self.singles = _mm256_add_epi64(self.singles, widen(bytes));
+        }
+    }
+
+    /// Adds up the patterns of `block` compatible with each of `items`: sixteen vectors
+    /// a group, each item's two halves (eight items), or with `HALF` (the block's
+    /// patterns all in its low half) each item's low half (sixteen items).
+    #[inline(always)]
+    fn add_block<const CHUNKS: usize, const WIDTH: u32, const HALF: bool>(
+        &mut self,
+        block: &[Bits512],
+        items: &[u64],
+    ) {
+        // Four vectors: four items' low halves, or two items' both. (A macro: a closure
+        // here would not be compiled with AVX2.)
+        macro_rules! four {
+            ($items:expr) => {{
+                let items = $items;
+                if HALF {
+                    [
+                        compatible_low::<CHUNKS, WIDTH>(block, items[0]),
+                        compatible_low::<CHUNKS, WIDTH>(block, items[1]),
+                        compatible_low::<CHUNKS, WIDTH>(block, items[2]),
+                        compatible_low::<CHUNKS, WIDTH>(block, items[3]),
+                    ]
+                } else {
+                    let (a, b) = compatible::<CHUNKS, WIDTH>(block, items[0]);
+                    let (c, d) = compatible::<CHUNKS, WIDTH>(block, items[1]);
+                    [a, b, c, d]
+                }
+            }};
+        }
+        let per_four = if HALF { 4 } else { 2 };
+        let mut groups = items.chunks_exact(4 * per_four);
+        for group in groups.by_ref() {
+            let mut fours = group.chunks_exact(per_four);
+            let mut next = || fours.next().expect("four of them");
+            let a = self.add_four(four!(next()));
+            let b = self.add_four(four!(next()));
+            let eights_a = self.add_fours(a, b);
+            let c = self.add_four(four!(next()));
+            let d = self.add_four(four!(next()));
+            let eights_b = self.add_fours(c, d);
+            self.add_eights(eights_a, eights_b);
+        }
+        for &item in groups.remainder() {
+            if HALF {
+                self.add_singles(std::iter::once(compatible_low::<CHUNKS, WIDTH>(
+                    block, item,
+                )));
+            } else {
+                let (low, high) = compatible::<CHUNKS, WIDTH>(block, item);
+                self.add_singles([low, high].into_iter());
+            }
+        }
+    }
+
+    /// [`Adders::add_block`] of two full blocks at once: each item's four halves, its
+    /// masks' places found once for both. (Four blocks at once, two items a group, were
+    /// 2% slower on `count 26 --shard 7/1000000 --kernel avx2`.)
+    #[inline(always)]
+    fn add_two_blocks<const CHUNKS: usize, const WIDTH: u32>(
+        &mut self,
+        first: &[Bits512],
+        second: &[Bits512],
+        items: &[u64],
+    ) {
+        macro_rules! four {
+            ($item:expr) => {{
+                let item = $item;
+                let (a, b) = compatible::<CHUNKS, WIDTH>(first, item);
+                let (c, d) = compatible::<CHUNKS, WIDTH>(second, item);
+                [a, b, c, d]
+            }};
+        }
+        let mut groups = items.chunks_exact(4);
+        for group in groups.by_ref() {
+            let a = self.add_four(four!(group[0]));
+            let b = self.add_four(four!(group[1]));
+            let eights_a = self.add_fours(a, b);
+            let c = self.add_four(four!(group[2]));
+            let d = self.add_four(four!(group[3]));
+            let eights_b = self.add_fours(c, d);
+            self.add_eights(eights_a, eights_b);
+        }
+        for &item in groups.remainder() {
+            self.add_singles(four!(item).into_iter());
+        }
+    }
+}
+
+/// The kernel for a layout: the blocks' counts added up, or weighed by `weights`.
 #[inline(always)]
 fn sliced_avx2<const CHUNKS: usize, const WIDTH: u32>(
     sliced: &[Bits512],
     items: &[u64],
     weights: Option<&[[u64; LANES]]>,
 ) -> u64 {
-    // SAFETY (all blocks): only inlined into `count_sliced`, which has the features.
-    unsafe {
-        let zero = _mm256_setzero_si256();
-        let (mut ones, mut twos, mut fours, mut eights) = (zero, zero, zero, zero);
-        // Sixteens (in byte counters, then widened), and the items of no full group.
-        let (mut sixteens, mut widened, mut singles) = (zero, zero, zero);
-        let mut groups_in_bytes = 0;
-        let mut weighed = 0;
-        for (b, block) in sliced.chunks_exact(CHUNKS << WIDTH).enumerate() {
-            let mut groups = items.chunks_exact(GROUP);
-            for group in groups.by_ref() {
-                // Two items into the ones and twos, giving a carry of fours. (A macro:
-                // a closure here would not be compiled with AVX2.)
-                macro_rules! two_items {
-                    ($first:expr, $second:expr) => {{
-                        let (a, b) = compatible::<CHUNKS, WIDTH>(block, $first);
-                        let (twos_a, o) = csa(ones, a, b);
-                        let (c, d) = compatible::<CHUNKS, WIDTH>(block, $second);
-                        let (twos_b, o) = csa(o, c, d);
-                        ones = o;
-                        let (carry, t) = csa(twos, twos_a, twos_b);
-                        twos = t;
-                        carry
-                    }};
-                }
-                let fours_a = two_items!(group[0], group[1]);
-                let fours_b = two_items!(group[2], group[3]);
-                let (eights_a, f) = csa(fours, fours_a, fours_b);
-                fours = f;
-                let fours_a = two_items!(group[4], group[5]);
-                let fours_b = two_items!(group[6], group[7]);
-                let (eights_b, f) = csa(fours, fours_a, fours_b);
-                fours = f;
-                let (carry, e) = csa(eights, eights_a, eights_b);
-                eights = e;
-                sixteens = _mm256_add_epi8(sixteens, count_bytes(carry));
-                groups_in_bytes += 1;
-                if groups_in_bytes == GROUPS_PER_WIDENING {
-                    widened = _mm256_add_epi64(widened, widen(sixteens));
-                    sixteens = zero;
-                    groups_in_bytes = 0;
-                }
-            }
-            // At most 7 items, each adding at most 16 to a byte.
-            let mut bytes = zero;
-            for &item in groups.remainder() {
-                let (low, high) = compatible::<CHUNKS, WIDTH>(block, item);
-                bytes = _mm256_add_epi8(bytes, count_bytes(low));
-                bytes = _mm256_add_epi8(bytes, count_bytes(high));
-            }
-            singles = _mm256_add_epi64(singles, widen(bytes));
-            if let Some(weights) = weights {
-                // This block's sums, weighed, and the adders emptied for the next.
-                widened = _mm256_add_epi64(widened, widen(sixteens));
-                let sums = [widened, eights, fours, twos, ones, singles];
-                let counts: [u64; 4] = std::mem::transmute(lane_sums(sums));
-                // Word `i`'s lanes (`2i`, `2i + 1`) and word `i + 4`'s weigh the same.
-                let weight = |word: usize| {
-                    let lanes = [2 * word, 2 * word + 1, 2 * word + 8, 2 * word + 9];
-                    let weight = weights[b][lanes[0]];
-                    debug_assert!(lanes.iter().all(|&lane| weights[b][lane] == weight));
-                    weight
-                };
-                weighed += counts
-                    .iter()
-                    .enumerate()
-                    .map(|(i, c)| c * weight(i))
-                    .sum::<u64>();
-                (ones, twos, fours, eights) = (zero, zero, zero, zero);
-                (sixteens, widened, singles, groups_in_bytes) = (zero, zero, zero, 0);
-            }
-        }
-        if weights.is_some() {
-            return weighed;
-        }
-        widened = _mm256_add_epi64(widened, widen(sixteens));
-        lanes(lane_sums([widened, eights, fours, twos, ones, singles]))
+    let block_len = CHUNKS << WIDTH;
+    let half = half_last(sliced, block_len);
+    let Some(weights) = weights else {
+        return lanes(run_sums::<CHUNKS, WIDTH>(sliced, items, half));
+    };
+    // Runs of blocks of the same weights (a list's patterns fill whole blocks but its
+    // last), added up together and weighed once.
+    let blocks = sliced.len() / block_len;
+    let mut weighed = 0;
+    let mut start = 0;
+    while start < blocks {
+        let end = (start + 1..blocks)
+            .find(|&b| weights[b] != weights[start])
+            .unwrap_or(blocks);
+        let run = &sliced[start * block_len..end * block_len];
+        let sums = run_sums::<CHUNKS, WIDTH>(run, items, half && end == blocks);
+        // SAFETY: a __m256i is four u64 lanes.
+        let counts: [u64; 4] = unsafe { std::mem::transmute(sums) };
+        // Word `i`'s lanes (`2i`, `2i + 1`) and word `i + 4`'s weigh the same.
+        let weight = |word: usize| {
+            let lanes = [2 * word, 2 * word + 1, 2 * word + 8, 2 * word + 9];
+            let weight = weights[start][lanes[0]];
+            debug_assert!(lanes.iter().all(|&lane| weights[start][lane] == weight));
+            weight
+        };
+        weighed += counts
+            .iter()
+            .enumerate()
+            .map(|(i, c)| c * weight(i))
+            .sum::<u64>();
+        start = end;
     }
+    weighed
+}
+
+/// Lane by lane (words `i` and `i + 4` together), the patterns of these blocks
+/// compatible with each of `items`, `half` if the last block's lie in its low half.
+#[inline(always)]
+fn run_sums<const CHUNKS: usize, const WIDTH: u32>(
+    sliced: &[Bits512],
+    items: &[u64],
+    half: bool,
+) -> __m256i {
+    let block_len = CHUNKS << WIDTH;
+    let mut adders = Adders::new();
+    let full = sliced.len() / block_len - usize::from(half);
+    let (pairs, rest) = sliced.split_at(full / 2 * 2 * block_len);
+    for pair in pairs.chunks_exact(2 * block_len) {
+        let (first, second) = pair.split_at(block_len);
+        adders.add_two_blocks::<CHUNKS, WIDTH>(first, second, items);
+    }
+    // At most one full block, and the half one.
+    let rest_blocks = rest.len() / block_len;
+    for (b, block) in rest.chunks_exact(block_len).enumerate() {
+        if half && b + 1 == rest_blocks {
+            adders.add_block::<CHUNKS, WIDTH, true>(block, items);
+        } else {
+            adders.add_block::<CHUNKS, WIDTH, false>(block, items);
+        }
+    }
+    adders.lane_sums()
 }
 
 /// Lane by lane, the count the adders hold: `widened` (sixteens, widened), `eights`,

@@ -1,6 +1,6 @@
 //! The AVX-512 kernel: one register per mask, VPOPCNTD (lanes of 32 patterns).
 
-use super::layout::{Bits512, LANES, Layout, TILE_BLOCKS, item_masks, weigh};
+use super::layout::{Bits512, LANES, Layout, TILE_BLOCKS, half_last, item_masks, weigh};
 use std::arch::x86_64::{
     __m512i, _mm256_and_si256, _mm256_load_si256, _mm256_set1_epi64x, _mm512_add_epi32,
     _mm512_and_si512, _mm512_load_si512, _mm512_popcnt_epi32, _mm512_set1_epi64,
@@ -57,15 +57,6 @@ fn plain_held<const GROUPS: usize>(patterns: &[u64], items: &[u64]) -> u64 {
 #[target_feature(enable = "avx512f,avx512bw,avx512vpopcntdq,popcnt,bmi1,bmi2,lzcnt")]
 pub(super) fn count_sliced(sliced: &[Bits512], layout: Layout, items: &[u64]) -> u64 {
     with_layout!(layout, by_tiles(sliced, items, None))
-}
-
-/// Whether the last of the blocks (`block_len` masks each) holds patterns in its low
-/// four words only (its first mask, chunk 0's value 0, is the patterns present): its
-/// visits then load the masks' low halves. A CPU that splits 512-bit loads in two (Zen
-/// 4) loads half as much for them; the blocks met hold patterns in 68 to 79% of their
-/// words at N = 26 to 28.
-fn half_last(sliced: &[Bits512], block_len: usize) -> bool {
-    sliced.len() >= block_len && sliced[sliced.len() - block_len].0[4..] == [0; 4]
 }
 
 /// A visit: the count, lane by lane (32 bits each), of the patterns of `block` that

@@ -197,6 +197,15 @@ pub(super) fn item_masks<const CHUNKS: usize, const WIDTH: u32>(item: u64) -> [u
     })
 }
 
+/// Whether the last of the blocks (`block_len` masks each) holds patterns in its low
+/// four words only (its first mask, chunk 0's value 0, is the patterns present): its
+/// visits then load the masks' low halves. The AVX2 kernel then loads and adds up half
+/// as much; so does the AVX-512 one on a CPU that splits 512-bit loads in two (Zen 4).
+/// The blocks met hold patterns in 68 to 79% of their words at N = 26 to 28.
+pub(super) fn half_last(sliced: &[Bits512], block_len: usize) -> bool {
+    sliced.len() >= block_len && sliced[sliced.len() - block_len].0[4..] == [0; 4]
+}
+
 /// The mask of `block` that item `item` selects for chunk `chunk`.
 #[inline(always)]
 pub(super) fn chunk_mask<const CHUNKS: usize, const WIDTH: u32>(
