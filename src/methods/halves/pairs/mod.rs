@@ -983,6 +983,23 @@ mod tests {
                     assert_counts_in_layout(kernel, layout, patterns, len / 3, items);
                 }
             }
+            // Lists of less than a block each: blocks of their own weights one after
+            // another (the AVX2 kernel visits two such at once).
+            let lists = [
+                (&patterns[..300], 3),
+                (&patterns[300..700], 2),
+                (&patterns[700..], 5),
+            ];
+            let (mut lacking, mut sliced) = (vec![Bits512([0; 8]); 64], vec![]);
+            let mut lanes = Lanes::default();
+            let out = &mut sliced;
+            blocks::build_weighted(kernel, &lists, layout, &mut lacking, out, &mut lanes);
+            for count in [0, 7, 8, 9, 600] {
+                let items = &items[..count];
+                let got = sliced::count_weighted(kernel, &sliced, layout, items, &lanes.weights);
+                let want: u64 = lists.iter().map(|&(l, w)| w * naive(l, items)).sum();
+                assert_eq!(got, want, "{kernel:?}, three lists, {count} items");
+            }
         }
     }
 
