@@ -107,7 +107,7 @@ pub(super) fn count_weighted(
 /// The bits set in each byte of `v`, by a nibble table.
 #[inline(always)]
 fn count_bytes(v: __m256i) -> __m256i {
-    // SAFETY: only inlined into `count_sliced`, which has AVX2.
+    // SAFETY: only inlined into the kernels, which have AVX2.
     unsafe {
         let nibble = _mm256_set1_epi8(0x0f);
         #[rustfmt::skip]
@@ -124,14 +124,14 @@ fn count_bytes(v: __m256i) -> __m256i {
 /// Byte counters added up in each 64-bit lane.
 #[inline(always)]
 fn widen(bytes: __m256i) -> __m256i {
-    // SAFETY: only inlined into `count_sliced`, which has AVX2.
+    // SAFETY: only inlined into the kernels, which have AVX2.
     unsafe { _mm256_sad_epu8(bytes, _mm256_setzero_si256()) }
 }
 
 /// The sum of the four 64-bit lanes.
 #[inline(always)]
 fn lanes(v: __m256i) -> u64 {
-    // SAFETY: only inlined into `count_sliced`, which has AVX2.
+    // SAFETY: only inlined into the kernels, which have AVX2.
     unsafe {
         (_mm256_extract_epi64::<0>(v)
             + _mm256_extract_epi64::<1>(v)
@@ -143,7 +143,7 @@ fn lanes(v: __m256i) -> u64 {
 /// A carry-save adder: the bits of `a + b + c` as (twos, ones).
 #[inline(always)]
 fn csa(a: __m256i, b: __m256i, c: __m256i) -> (__m256i, __m256i) {
-    // SAFETY: only inlined into `count_sliced`, which has AVX2.
+    // SAFETY: only inlined into the kernels, which have AVX2.
     unsafe {
         let u = _mm256_xor_si256(a, b);
         (
@@ -159,7 +159,7 @@ fn compatible<const CHUNKS: usize, const WIDTH: u32>(
     block: &[Bits512],
     item: u64,
 ) -> (__m256i, __m256i) {
-    // SAFETY: only inlined into `count_sliced`, which has AVX2; every load is of a
+    // SAFETY: only inlined into the kernels, which have AVX2; every load is of a
     // `Bits512`, 64 bytes aligned to 64.
     unsafe {
         let (mut low, mut high) = (_mm256_set1_epi64x(-1), _mm256_set1_epi64x(-1));
@@ -448,7 +448,7 @@ fn run_sums<const CHUNKS: usize, const WIDTH: u32>(
 /// `fours`, `twos`, `ones` (bits) and `singles` (widened).
 #[inline(always)]
 fn lane_sums([widened, eights, fours, twos, ones, singles]: [__m256i; 6]) -> __m256i {
-    // SAFETY: only inlined into `count_sliced` and `count_weighted`, which have AVX2.
+    // SAFETY: only inlined into the kernels, which have AVX2.
     unsafe {
         let mut sum = _mm256_add_epi64(_mm256_slli_epi64::<4>(widened), singles);
         sum = _mm256_add_epi64(sum, _mm256_slli_epi64::<3>(widen(count_bytes(eights))));
