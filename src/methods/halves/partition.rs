@@ -54,7 +54,9 @@ impl Ends {
     /// The ends of `len` keys of which the first and the last `held` are held, if there
     /// are that many (else the keys go key by key).
     fn holding(len: usize, held: usize) -> Option<Ends> {
-        (len >= 2 * held).then_some(Ends {
+        // `then`, not `then_some`: the ends are only worked out where there is room
+        // (`len - held` would overflow where there is not).
+        (len >= 2 * held).then(|| Ends {
             front: 0,
             back: len,
             read_front: held,
