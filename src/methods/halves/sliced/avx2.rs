@@ -79,8 +79,9 @@ const GROUPS_PER_WIDENING: u32 = 31;
 /// thread, run at once (`scripts/bench-builds.sh`, medians of 3 to 5): `count 26
 /// --shard 7/1000000 --kernel avx2` 0.95 of the time, a shard of N = 27 0.94, of N =
 /// 24 0.98, `count 18` 0.95, a pin of N = 28 (nearly all weighted, in blocks of
-/// different weights) 1.008. Two such blocks at once, each with adders of its own, spill
-/// registers: a shard of N = 24 1.06, the pin 0.99.
+/// different weights) 1.008, then 0.961 with weighted loads' last blocks in their low
+/// half (`blocks::build_weighted`). Two blocks of different weights at once, each with
+/// adders of its own, spill registers: a shard of N = 24 1.06, the pin 0.99.
 #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
 pub(super) fn count_sliced(sliced: &[Bits512], layout: Layout, items: &[u64]) -> u64 {
     with_layout!(layout, sliced_avx2(sliced, items, None))
