@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{json_lines, nqueens};
+use common::{json_lines, nqueens, skipped};
 use predicates::prelude::*;
 
 #[test]
@@ -247,5 +247,38 @@ fn a_projection_from_few_sub_problems_says_it_is_rough() {
     ] {
         let firm = text(args);
         assert!(!firm.contains("rough"), "{firm}");
+    }
+}
+
+/// The sample's bar: drawn on a terminal (a pseudo-terminal made by `script`), where the
+/// sample takes over a second; never with `--quiet`, nor on a pipe.
+#[test]
+fn the_sample_shows_a_bar_on_a_terminal_only() {
+    for quiet in [false, true] {
+        let mut args = vec!["estimate", "21", "--seconds", "3"];
+        if quiet {
+            args.push("--quiet");
+        }
+        nqueens()
+            .args(&args)
+            .assert()
+            .success()
+            .stderr(predicate::str::is_empty());
+        let binary = assert_cmd::cargo::cargo_bin("nqueens");
+        let command = format!("{} {}", binary.display(), args.join(" "));
+        let Ok(out) = std::process::Command::new("script")
+            .args(["-qec", &command, "/dev/null"])
+            .output()
+        else {
+            skipped(
+                "estimate's bar on a terminal",
+                "no `script` (util-linux) to make one",
+            );
+            return;
+        };
+        let shown = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{shown}");
+        assert!(shown.contains("N = 21 by"), "{shown}");
+        assert_eq!(shown.contains("N = 21: sampling ["), !quiet, "{shown}");
     }
 }

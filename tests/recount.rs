@@ -84,6 +84,14 @@ fn recount_passes_honest_work_and_names_a_forged_count() {
             predicate::str::contains("0 differ")
                 .and(predicate::str::contains("other decomposition")),
         );
+    // Its progress bar: none on a pipe, and `--quiet` is taken as by `count`.
+    nqueens()
+        .args(["recount", "--quiet", "--sample", "100%"])
+        .arg(&files[0])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("0 differ"))
+        .stderr(predicate::str::is_empty());
     // An odd board's other decomposition counts its pins one by one.
     let odd_dir = tempfile::tempdir().unwrap();
     let odd = shards(odd_dir.path(), 13, 1);

@@ -257,6 +257,50 @@ impl Progress for Bar {
     }
 }
 
+/// A bar over a run of about `seconds` (`estimate`'s sample), filled by the clock: shown
+/// after [`SHOW_AFTER`] on a terminal that draws bars, never with `quiet`. It stops one
+/// step short of full until finished, as a sample may run past its budget to end the
+/// sub-problems it has begun.
+pub fn over_seconds(label: String, seconds: f64, quiet: bool) -> ProgressBar {
+    let dumb = std::env::var_os("TERM").is_some_and(|term| term == "dumb");
+    if quiet || dumb || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    const STEPS: u64 = 1000;
+    let bar = ProgressBar::with_draw_target(Some(STEPS), ProgressDrawTarget::hidden());
+    bar.set_style(
+        ProgressStyle::with_template("{prefix} [{wide_bar}] {msg}")
+            .expect("valid template")
+            .progress_chars("=> "),
+    );
+    bar.set_prefix(label);
+    bar.enable_steady_tick(Duration::from_millis(250));
+    let clock = bar.clone();
+    let started = Instant::now();
+    std::thread::spawn(move || {
+        std::thread::sleep(SHOW_AFTER);
+        if !clock.is_finished() {
+            clock.set_draw_target(ProgressDrawTarget::stderr());
+        }
+        // Whole seconds for a budget of a minute or two, else in larger units.
+        let show = |s: f64| {
+            if seconds < 120.0 {
+                format!("{s:.0} s")
+            } else {
+                duration(s)
+            }
+        };
+        while !clock.is_finished() {
+            let elapsed = started.elapsed().as_secs_f64();
+            clock.set_message(format!("{} of about {}", show(elapsed), show(seconds)));
+            let share = elapsed / seconds.max(1e-9);
+            clock.set_position(((share * STEPS as f64) as u64).min(STEPS - 1));
+            std::thread::sleep(Duration::from_millis(250));
+        }
+    });
+    bar
+}
+
 /// A spinner with a message, on stderr when it is a terminal.
 pub fn spinner() -> ProgressBar {
     if !std::io::stderr().is_terminal() {

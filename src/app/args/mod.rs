@@ -168,6 +168,10 @@ pub struct RecountArgs {
     /// Print one JSON object instead of words.
     #[arg(long)]
     pub json: bool,
+
+    /// Show no progress bar.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
 }
 
 #[derive(ClapArgs, Debug)]
@@ -299,6 +303,10 @@ pub struct EstimateArgs {
     /// Print one JSON object instead of words.
     #[arg(long)]
     pub json: bool,
+
+    /// Show no progress bar.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
 }
 
 #[derive(ClapArgs, Debug)]

@@ -4,6 +4,7 @@
 use crate::app::args::EstimateArgs;
 use crate::app::args::engine::{EngineFlags, worded};
 use crate::app::failure::{Failure, too_many_shards};
+use crate::app::progress::over_seconds;
 use crate::app::report::json_seconds;
 use crate::app::system::{available_cpus, cpu_name, print_line};
 use nqueens::Engine;
@@ -70,8 +71,14 @@ pub fn run(args: &EstimateArgs) -> Result<(), Failure> {
         return Err(too_many_shards(&option, args.n, method, plan.len()));
     }
     let shards = args.shards as usize;
+    let bar = over_seconds(
+        format!("N = {}: sampling", args.n),
+        args.seconds,
+        args.quiet,
+    );
     let p =
         nqueens::estimate::project(&engine, &plan, shards, args.seconds, available_cpus(), None);
+    bar.finish_and_clear();
     let even = p.seconds / args.shards as f64;
     let (per_shard, per_shard_high) = p.shard.map_or((even, None), |s| (s.mean, s.high));
     let shard_memory = plan.memory_for_part(engine.threads(), args.shards as usize);

@@ -10,13 +10,14 @@
 use crate::app::args::RecountArgs;
 use crate::app::args::choices::KernelArg;
 use crate::app::failure::Failure;
+use crate::app::progress::Bar;
 use crate::app::shard_files::{plan_of, read};
 use crate::app::signals::Stop;
 use crate::app::system::print_line;
+use nqueens::Work;
 use nqueens::cpu::KernelLevel;
 use nqueens::records::ShardResult;
 use nqueens::words::plural;
-use nqueens::{NoProgress, Work};
 use serde::Serialize;
 
 /// What `recount --json` prints.
@@ -57,7 +58,10 @@ pub fn run(args: &RecountArgs) -> Result<(), Failure> {
         stop: Some(&stop.stop),
         ..Work::default()
     };
-    let counted = engine.run(&plan, &work, &NoProgress);
+    let label = format!("recount of shard {}/{}", shard.shard, shard.shards);
+    let bar = Bar::new(label, args.quiet);
+    let counted = engine.run(&plan, &work, &bar);
+    bar.finish();
     if stop.stopped() {
         return Err(Failure::interrupted(
             "recount interrupted; nothing to keep",
