@@ -175,6 +175,7 @@ impl RowPlan {
     }
 
     /// The columns open in some free row from `depth` on.
+    #[cfg(any(target_arch = "x86_64", test))]
     #[inline(always)]
     pub(crate) fn open_from(&self, depth: usize) -> u32 {
         self.levels[depth.min(self.len)..self.len]

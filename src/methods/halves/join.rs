@@ -10,7 +10,9 @@ use super::memory;
 use super::piece_pairs::Plain;
 use super::quadrants::QuadrantTable;
 use super::scratch::Scratch;
-use crate::cpu::{Kernel, KernelLevel};
+use crate::cpu::Kernel;
+#[cfg(target_arch = "x86_64")]
+use crate::cpu::KernelLevel;
 use crate::methods::refusal::Refusal;
 use crate::schedule::Solver;
 use crate::tally::Tally;

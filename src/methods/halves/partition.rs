@@ -43,6 +43,7 @@ fn partition_plain(keys: &mut [u64], bars: u64) -> usize {
 
 /// Where the kept keys end (`front`) and the others start (`back`), and the unread keys
 /// `[read_front, read_back)` between them.
+#[cfg(target_arch = "x86_64")]
 struct Ends {
     front: usize,
     back: usize,
@@ -50,6 +51,7 @@ struct Ends {
     read_back: usize,
 }
 
+#[cfg(target_arch = "x86_64")]
 impl Ends {
     /// The ends of `len` keys of which the first and the last `held` are held, if there
     /// are that many (else the keys go key by key).

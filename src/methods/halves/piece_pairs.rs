@@ -8,7 +8,9 @@
 //! south piece, in another order, which no count depends on).
 
 use super::geometry::KeyShape;
-use crate::cpu::{Kernel, KernelLevel};
+use crate::cpu::Kernel;
+#[cfg(target_arch = "x86_64")]
+use crate::cpu::KernelLevel;
 
 /// Slots past the kept keys a kernel may write (and leave unkept): `out` needs this many
 /// spare slots beyond one per pair.

@@ -23,7 +23,9 @@ mod lanes;
 pub mod scalar;
 
 use super::row_plan::{Frame, RowPlan};
-use crate::cpu::{Kernel, KernelLevel};
+use crate::cpu::Kernel;
+#[cfg(target_arch = "x86_64")]
+use crate::cpu::KernelLevel;
 use crate::tally::Tally;
 use scalar::count_until;
 
@@ -81,6 +83,7 @@ pub fn count_stream<'a>(
 mod tests {
     use super::scalar::{count_scalar, count_with};
     use super::*;
+    use crate::cpu::KernelLevel;
 
     /// The plain n-queens problem as a plan: every row free, nothing blocked.
     fn open_board(n: usize) -> RowPlan {

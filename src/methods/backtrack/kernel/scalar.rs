@@ -24,6 +24,8 @@ pub fn count_until(
     start: &Frame,
     halted: &dyn Fn() -> bool,
 ) -> Option<Tally> {
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = kernel;
     match first_row(plan, start) {
         #[cfg(target_arch = "x86_64")]
         Some(first) if kernel.has_avx2() => {

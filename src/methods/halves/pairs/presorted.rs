@@ -32,7 +32,8 @@ pub struct Presorted {
     lists: usize,
     /// Each list's run starts, 2^(bits sorted by) + 1 of them.
     runs: [Vec<usize>; LISTS],
-    /// The sort's room for a group of its second pass.
+    /// The sort's room for a group of its second pass (a BMI2 sort's only).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     scratch: Vec<u64>,
 }
 

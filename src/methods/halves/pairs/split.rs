@@ -12,7 +12,9 @@
 
 use super::held::held_by_sample;
 use super::{ITEMS_PER_LOOK, LISTS, MIN_SLICED, PairCounter, Parts, subsets};
-use crate::cpu::{Kernel, KernelLevel};
+use crate::cpu::Kernel;
+#[cfg(target_arch = "x86_64")]
+use crate::cpu::KernelLevel;
 use crate::methods::halves::cuts;
 use crate::methods::halves::sliced::{BLOCK, Layout};
 use std::ops::Range;

@@ -156,6 +156,7 @@ macro_rules! with_layout {
 /// The sum over `$patterns`, taken `$lanes` patterns a register and at most `$most`
 /// registers at a time, of `$kernel::<GROUPS>(held, $items)` with `GROUPS` the
 /// registers the patterns held take (a constant, so that the registers stay registers).
+#[cfg(target_arch = "x86_64")]
 macro_rules! plain_by_groups {
     ($patterns:expr, $items:expr, $lanes:expr, $kernel:ident, [$($groups:literal),+], $most:expr) => {
         $patterns
@@ -185,10 +186,12 @@ pub(super) fn weigh<Count: Copy + Into<u64>>(lanes: [Count; LANES], weights: &[u
 /// of a bucket: 12.2); count 18: 0.83 -> 0.78 s. The AVX2 kernel meets one block at a
 /// time: the offsets of its eight items at once spill from the registers (tried: 19.7 ->
 /// 21.8 s on that shard of N = 26, 1.09 -> 1.16 s on count 18).
+#[cfg(target_arch = "x86_64")]
 pub(super) const TILE_BLOCKS: usize = 4;
 
 /// Where in a block the masks that `item` selects lie, chunk by chunk (indices of
 /// `Bits512` from the block's start): [`chunk_mask`]'s masks, computed once for a tile.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub(super) fn item_masks<const CHUNKS: usize, const WIDTH: u32>(item: u64) -> [usize; CHUNKS] {
     let masks = 1 << WIDTH;
@@ -202,6 +205,7 @@ pub(super) fn item_masks<const CHUNKS: usize, const WIDTH: u32>(item: u64) -> [u
 /// visits then load the masks' low halves. The AVX2 kernel then loads and adds up half
 /// as much; so does the AVX-512 one on a CPU that splits 512-bit loads in two (Zen 4).
 /// The blocks met hold patterns in 68 to 79% of their words at N = 26 to 28.
+#[cfg(target_arch = "x86_64")]
 pub(super) fn half_last(sliced: &[Bits512], block_len: usize) -> bool {
     sliced.len() >= block_len && sliced[sliced.len() - block_len].0[4..] == [0; 4]
 }

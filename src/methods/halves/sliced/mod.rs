@@ -19,7 +19,9 @@ mod portable;
 pub use layout::{BLOCK, Bits512, Layout};
 pub(super) use layout::{LANE, LANES, MAX_WIDTH};
 
-use crate::cpu::{Kernel, KernelLevel};
+use crate::cpu::Kernel;
+#[cfg(target_arch = "x86_64")]
+use crate::cpu::KernelLevel;
 use portable::{sliced_portable, weighted_portable};
 
 /// How many (pattern, item) pairs of these blocks (laid out by `layout`) share no bit.
