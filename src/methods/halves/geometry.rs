@@ -43,7 +43,10 @@ impl Geometry {
         // (West's largest), d2 likewise; an odd board's middle column is neither's.
         let south_row = n - side;
         let low = south_row;
-        let band_bits = n + side - 1 - low;
+        // No band on a board of 0 or 1 (whose sizes are still asked for: `auto_method`
+        // weighs the join's memory for every N); an unoptimized build stopped on the
+        // overflow there.
+        let band_bits = (n + side).saturating_sub(1 + low);
         Geometry {
             n,
             side,
