@@ -39,8 +39,7 @@ impl Bar {
         let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
         bar.set_style(preparing());
         bar.set_prefix(label);
-        let dumb = std::env::var_os("TERM").is_some_and(|term| term == "dumb");
-        let terminal = std::io::stderr().is_terminal() && !dumb;
+        let terminal = draws_bars();
         let started = Instant::now();
         let enabled = !quiet && terminal;
         if enabled {
@@ -262,8 +261,7 @@ impl Progress for Bar {
 /// step short of full until finished, as a sample may run past its budget to end the
 /// sub-problems it has begun.
 pub fn over_seconds(label: String, seconds: f64, quiet: bool) -> ProgressBar {
-    let dumb = std::env::var_os("TERM").is_some_and(|term| term == "dumb");
-    if quiet || dumb || !std::io::stderr().is_terminal() {
+    if quiet || !draws_bars() {
         return ProgressBar::hidden();
     }
     const STEPS: u64 = 1000;
@@ -299,6 +297,12 @@ pub fn over_seconds(label: String, seconds: f64, quiet: bool) -> ProgressBar {
         }
     });
     bar
+}
+
+/// Whether stderr is a terminal that draws bars (not `TERM=dumb`).
+fn draws_bars() -> bool {
+    let dumb = std::env::var_os("TERM").is_some_and(|term| term == "dumb");
+    std::io::stderr().is_terminal() && !dumb
 }
 
 /// A spinner with a message, on stderr when it is a terminal.
