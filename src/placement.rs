@@ -5,8 +5,11 @@
 
 use std::fmt;
 
-/// Why a placement is not a solution.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Why a placement is not a solution. As JSON (`check --json`), an object whose "fault"
+/// names the kind (`empty`, `column_out_of_range`, `wrong_length`, `attack`) beside the
+/// fields below, a queen as `[row, col]`.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "fault", rename_all = "snake_case")]
 pub enum Fault {
     /// No queens at all.
     Empty,
@@ -38,7 +41,8 @@ pub enum Fault {
 }
 
 /// The line along which two queens attack.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Line {
     /// The same column.
     Column,

@@ -127,3 +127,74 @@ fn a_huge_line_is_streamed_and_quoted_short() {
                 .and(predicate::str::contains("line 2: not a solution")),
         );
 }
+
+/// The JSON lines `check` prints for `args` (and `stdin`), its exit status `code`.
+fn check_json(args: &[&str], stdin: &str, code: i32) -> Vec<serde_json::Value> {
+    let out = nqueens()
+        .arg("check")
+        .arg("--json")
+        .args(args)
+        .write_stdin(stdin)
+        .assert()
+        .code(code)
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("one JSON object per line"))
+        .collect()
+}
+
+#[test]
+fn check_json_gives_each_placement_its_verdict_and_faults() {
+    let lines = check_json(&["1 3 0 2", "0 1 3 2", "0 4 1", "1 3 1 2"], "", 1);
+    assert_eq!(lines.len(), 4);
+    let sources: Vec<&str> = lines
+        .iter()
+        .map(|l| l["source"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        sources,
+        ["argument 1", "argument 2", "argument 3", "argument 4"]
+    );
+    let solutions: Vec<bool> = lines
+        .iter()
+        .map(|l| l["solution"].as_bool().unwrap())
+        .collect();
+    assert_eq!(solutions, [true, false, false, false]);
+    assert_eq!(lines[0]["n"], 4);
+    assert!(lines[0].get("faults").is_none());
+    let fault = |i: usize| &lines[i]["faults"][0];
+    assert_eq!(fault(1)["fault"], "attack");
+    assert_eq!(fault(1)["first"], serde_json::json!([0, 0]));
+    assert_eq!(fault(1)["second"], serde_json::json!([1, 1]));
+    assert_eq!(fault(1)["line"], "diagonal");
+    assert!(fault(1)["text"].as_str().unwrap().contains("a diagonal"));
+    assert_eq!(fault(2)["fault"], "column_out_of_range");
+    assert_eq!((&fault(2)["row"], &fault(2)["col"]), (&1.into(), &4.into()));
+    assert_eq!(fault(3)["line"], "column");
+
+    // --all lists every attacking pair; a length that is not the board's is named.
+    assert_eq!(
+        check_json(&["--all", "1 3 0 2"], "", 0)[0]["solution"],
+        true
+    );
+    let all = check_json(&["--all", "0 1 2 3"], "", 1);
+    assert_eq!(all[0]["faults"].as_array().unwrap().len(), 6);
+    let wrong = &check_json(&["--n", "5", "1 3 0 2"], "", 1)[0]["faults"][0];
+    assert_eq!(
+        (&wrong["fault"], &wrong["expected"]),
+        (&"wrong_length".into(), &5.into())
+    );
+
+    // An unreadable line is reported in its place, the others still judged: exit 2.
+    let lines = check_json(&[], "1 3 0 2\n1 x 0\n\n2 0 3 1\n", 2);
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[1]["source"], "line 2");
+    assert_eq!(lines[1]["solution"], false);
+    assert!(lines[1]["unreadable"].as_str().unwrap().contains("'x'"));
+    assert_eq!(lines[2]["source"], "line 4");
+    assert_eq!(lines[2]["solution"], true);
+}

@@ -56,6 +56,17 @@ fn every_format_draws_the_first_solution() {
     let row: serde_json::Value = serde_json::from_str(json.trim()).unwrap();
     assert_eq!(row["cols"], serde_json::json!([1, 3, 0, 2]));
     assert!(row["placed"].as_u64().unwrap() >= 4);
+    // --json is --format json, for solve and find alike, and not beside another format.
+    for command in [&["solve", "6"][..], &["find", "8"], &["find", "1000"]] {
+        let by_format = stdout_of(&[command, &["--format", "json"]].concat());
+        assert_eq!(stdout_of(&[command, &["--json"]].concat()), by_format);
+        assert!(by_format.lines().count() >= 1);
+        nqueens()
+            .args([command, &["--json", "--format", "list"]].concat())
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("--json"));
+    }
 }
 
 #[test]

@@ -381,6 +381,11 @@ pub struct CheckArgs {
     /// Require every placement to be for an N x N board.
     #[arg(long, value_name = "N", value_parser = parse::large_board_size, allow_negative_numbers = true)]
     pub n: Option<usize>,
+
+    /// Print one JSON object a placement (JSON Lines) instead of words: "source",
+    /// "solution", "n", and "faults" (each with its "text") or "unreadable".
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Where and how `solve` and `find` write placements.
@@ -388,12 +393,27 @@ pub struct CheckArgs {
 pub struct OutputArgs {
     /// Output format. In `list` and `json`, rows and columns are 0-based: the list
     /// `1 3 0 2` puts row 0's queen in column 1. Boards are drawn up to N = 64.
-    #[arg(long, value_enum, default_value_t = Format::List)]
-    pub format: Format,
+    #[arg(long = "format", id = "format", value_name = "FORMAT", value_enum, default_value_t = Format::List)]
+    pub given_format: Format,
+
+    /// Print JSON Lines, as `--format json` does.
+    #[arg(long, conflicts_with = "format")]
+    pub json: bool,
 
     /// Write to FILE instead of standard output (required for svg).
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<PathBuf>,
+}
+
+impl OutputArgs {
+    /// The format asked for, by `--format` or `--json`.
+    pub fn format(&self) -> Format {
+        if self.json {
+            Format::Json
+        } else {
+            self.given_format
+        }
+    }
 }
 
 #[derive(ClapArgs, Debug)]

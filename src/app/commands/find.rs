@@ -19,7 +19,7 @@ const LARGEST_DRAWN: usize = 64;
 pub fn run(args: &FindArgs) -> Result<(), Failure> {
     let n = args.n;
     if matches!(
-        args.out.format,
+        args.out.format(),
         Format::Board | Format::Unicode | Format::Svg
     ) && n > LARGEST_DRAWN
     {
@@ -27,7 +27,7 @@ pub fn run(args: &FindArgs) -> Result<(), Failure> {
             "boards are drawn up to N = {LARGEST_DRAWN}; use --format list (with --output FILE) for N = {n}"
         )));
     }
-    if args.out.format == Format::Svg && args.out.output.is_none() {
+    if args.out.format() == Format::Svg && args.out.output.is_none() {
         return Err(Failure::refused(
             "--format svg writes a picture: give --output FILE",
         ));
@@ -60,7 +60,7 @@ pub fn run(args: &FindArgs) -> Result<(), Failure> {
         FindError::GaveUp { .. } => Failure::failed(format!("{e} (raise --max-steps)")),
         FindError::NoSolution(_) | FindError::Invalid(_) => Failure::failed(e.to_string()),
     })?;
-    match args.out.format {
+    match args.out.format() {
         Format::Summary => out.write(&format!(
             "N = {n}: solution found by {} and checked in {seconds:.3} s\n",
             args.method.name()

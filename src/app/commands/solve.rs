@@ -21,12 +21,12 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
             "listing every solution for N = {n} means {how_many} boards; add --limit K, or --force to list them all"
         )));
     }
-    if args.out.format == Format::Summary {
+    if args.out.format() == Format::Summary {
         return Err(Failure::refused(
             "--format summary is for `find`; use list, board, unicode, json or svg",
         ));
     }
-    if args.out.format == Format::Svg && args.out.output.is_none() {
+    if args.out.format() == Format::Svg && args.out.output.is_none() {
         return Err(Failure::refused(
             "--format svg writes a picture: give --output FILE",
         ));
@@ -47,7 +47,7 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
             None
         };
         listed += 1;
-        if args.out.format == Format::Svg {
+        if args.out.format() == Format::Svg {
             pictures.push(cols);
             if args.limit.is_none() {
                 break; // one board unless --limit asks for more
@@ -61,11 +61,11 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
             orbit_size,
         };
         // Lines get their end here; boards end in one already, so they get a blank line.
-        let mut line = text(args.out.format, &item);
+        let mut line = text(args.out.format(), &item);
         line.push('\n');
         out.write(&line)?;
     }
-    if args.out.format == Format::Svg {
+    if args.out.format() == Format::Svg {
         out.write(&svg(&pictures))?;
     }
     out.finish()

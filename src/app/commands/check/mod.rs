@@ -20,39 +20,20 @@ pub fn run(args: &CheckArgs) -> Result<(), Failure> {
     let mut out = std::io::stdout().lock();
     let mut tally = Judgements::default();
     let mut report = |place: String, line: Line| -> Result<(), Failure> {
-        let text = match judge(line, args) {
+        let judged = judge(line, args);
+        match &judged {
             Judged::Blank => return Ok(()),
-            Judged::Unreadable(why, alone) => {
-                tally.unreadable += 1;
-                // `check results.txt` reads "results.txt" as a placement: say what was meant.
-                let hint = match alone {
-                    Some(name) if std::path::Path::new(&name).is_file() => format!(
-                        " ({} is a file: to read it, use --file {})",
-                        shorten(&name),
-                        shorten(&name)
-                    ),
-                    _ => String::new(),
-                };
-                format!("{place}: unreadable: {why}{hint}")
-            }
-            Judged::Solution(n) => format!("{place}: ok, a solution for N = {n}"),
-            Judged::Faults(faults) => {
-                tally.wrong += 1;
-                match faults.as_slice() {
-                    [one] => format!("{place}: not a solution: {one}"),
-                    many => {
-                        let list: Vec<String> = many.iter().map(|f| format!("  {f}")).collect();
-                        format!(
-                            "{place}: not a solution: {} attacking pairs\n{}",
-                            many.len(),
-                            list.join("\n")
-                        )
-                    }
-                }
-            }
-        };
+            Judged::Unreadable(..) => tally.unreadable += 1,
+            Judged::Faults(..) => tally.wrong += 1,
+            Judged::Solution(_) => {}
+        }
         tally.read += 1;
-        print_line(&mut out, &text)
+        let line = if args.json {
+            as_json(&place, &judged)
+        } else {
+            in_words(&place, judged)
+        };
+        print_line(&mut out, &line)
     };
     if !args.placements.is_empty() {
         for (i, placement) in args.placements.iter().enumerate() {
@@ -83,6 +64,66 @@ pub fn run(args: &CheckArgs) -> Result<(), Failure> {
         }
     }
     tally.verdict()
+}
+
+/// A placement's verdict for a person to read.
+fn in_words(place: &str, judged: Judged) -> String {
+    match judged {
+        Judged::Blank => String::new(),
+        Judged::Unreadable(why, alone) => {
+            // `check results.txt` reads "results.txt" as a placement: say what was meant.
+            let hint = match alone {
+                Some(name) if std::path::Path::new(&name).is_file() => format!(
+                    " ({} is a file: to read it, use --file {})",
+                    shorten(&name),
+                    shorten(&name)
+                ),
+                _ => String::new(),
+            };
+            format!("{place}: unreadable: {why}{hint}")
+        }
+        Judged::Solution(n) => format!("{place}: ok, a solution for N = {n}"),
+        Judged::Faults(_, faults) => match faults.as_slice() {
+            [one] => format!("{place}: not a solution: {one}"),
+            many => {
+                let list: Vec<String> = many.iter().map(|f| format!("  {f}")).collect();
+                format!(
+                    "{place}: not a solution: {} attacking pairs\n{}",
+                    many.len(),
+                    list.join("\n")
+                )
+            }
+        },
+    }
+}
+
+/// A placement's verdict as one JSON object (`--json`): where it came from, whether it
+/// is a solution, its board side, and what is wrong (each fault with its text), or why
+/// it could not be read.
+fn as_json(place: &str, judged: &Judged) -> String {
+    let verdict = match judged {
+        Judged::Blank => serde_json::Value::Null,
+        Judged::Unreadable(why, _) => serde_json::json!({
+            "source": place, "solution": false, "unreadable": why,
+        }),
+        Judged::Solution(n) => serde_json::json!({
+            "source": place, "solution": true, "n": n,
+        }),
+        Judged::Faults(n, faults) => {
+            let faults: Vec<serde_json::Value> = faults
+                .iter()
+                .map(|fault| {
+                    let mut json = serde_json::to_value(fault).expect("a fault serializes");
+                    json["text"] = fault.to_string().into();
+                    json
+                })
+                .collect();
+            serde_json::json!({
+                "source": place, "solution": false, "n": n, "faults": faults,
+            })
+        }
+    };
+    verdict.to_string()
 }
 
 #[derive(Default)]
@@ -125,7 +166,8 @@ enum Judged {
     /// Why, and the line's text when it was one short token.
     Unreadable(String, Option<String>),
     Solution(usize),
-    Faults(Vec<Fault>),
+    /// The placement's length (its board side), and what is wrong.
+    Faults(usize, Vec<Fault>),
 }
 
 fn judge(line: Line, args: &CheckArgs) -> Judged {
@@ -135,10 +177,13 @@ fn judge(line: Line, args: &CheckArgs) -> Judged {
         Line::Placement(n, cols) => (n, cols),
     };
     if let Some(n) = args.n.or(declared_n).filter(|&n| n != cols.len()) {
-        return Judged::Faults(vec![Fault::WrongLength {
-            expected: n,
-            found: cols.len(),
-        }]);
+        return Judged::Faults(
+            cols.len(),
+            vec![Fault::WrongLength {
+                expected: n,
+                found: cols.len(),
+            }],
+        );
     }
     let faults = if args.all {
         attacks(&cols)
@@ -148,6 +193,6 @@ fn judge(line: Line, args: &CheckArgs) -> Judged {
     if faults.is_empty() {
         Judged::Solution(cols.len())
     } else {
-        Judged::Faults(faults)
+        Judged::Faults(cols.len(), faults)
     }
 }
