@@ -198,3 +198,42 @@ fn check_json_gives_each_placement_its_verdict_and_faults() {
     assert_eq!(lines[2]["source"], "line 4");
     assert_eq!(lines[2]["solution"], true);
 }
+
+#[test]
+fn all_pairs_of_a_large_board_are_counted_and_listed_as_they_come() {
+    // 100,000 queens on one column make 4,999,950,000 attacking pairs: more than any
+    // memory holds (240 GB as a list), so --all streams them. Within 1 GB of address
+    // space the first lines come, and the run ends quietly when `head` has enough.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("column.txt");
+    std::fs::write(&file, format!("{}\n", vec!["0"; 100_000].join(" "))).unwrap();
+    let nq = assert_cmd::cargo::cargo_bin("nqueens");
+    for json in ["", "--json"] {
+        let out = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                "ulimit -v 1000000 && {{ '{}' check --all {json} --file '{}'; echo \"status $?\" >&2; }} | head -c 400",
+                nq.display(),
+                file.display()
+            ))
+            .output()
+            .unwrap();
+        let (stdout, stderr) = (
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr),
+        );
+        assert!(stderr.contains("status 0"), "{json}: {stderr}");
+        let (count, first) = if json.is_empty() {
+            (
+                "4,999,950,000 attacking pairs",
+                "(row 1, col 0) attack along the same column",
+            )
+        } else {
+            ("\"attacking_pairs\":4999950000", "\"second\":[1,0]")
+        };
+        assert!(
+            stdout.contains(count) && stdout.contains(first),
+            "{json}: {stdout}"
+        );
+    }
+}

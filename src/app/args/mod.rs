@@ -374,7 +374,8 @@ pub struct CheckArgs {
     #[arg(long, value_name = "FILE", conflicts_with = "placements")]
     pub file: Option<PathBuf>,
 
-    /// List every attacking pair of a placement, not only the first.
+    /// List every attacking pair of a placement, not only the first: their number, then
+    /// each as it is found (none held, so a board of any size is listed).
     #[arg(long)]
     pub all: bool,
 

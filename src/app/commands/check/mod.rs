@@ -8,16 +8,17 @@
 
 use crate::app::args::CheckArgs;
 use crate::app::failure::Failure;
-use crate::app::system::print_line;
-use nqueens::placement::{Fault, attacks, check};
-use nqueens::words::shorten;
+use crate::app::system::quiet_on_broken_pipe;
 use reading::{Line, next_line};
-use std::io::{BufReader, Read};
+use std::io::{BufReader, BufWriter, Read, Write};
+use verdict::{Judged, judge};
 
 mod reading;
+mod verdict;
 
 pub fn run(args: &CheckArgs) -> Result<(), Failure> {
-    let mut out = std::io::stdout().lock();
+    // Buffered: `--all` may list billions of attacking pairs; flushed after each placement.
+    let mut out = BufWriter::new(std::io::stdout().lock());
     let mut tally = Judgements::default();
     let mut report = |place: String, line: Line| -> Result<(), Failure> {
         let judged = judge(line, args);
@@ -28,12 +29,12 @@ pub fn run(args: &CheckArgs) -> Result<(), Failure> {
             Judged::Solution(_) => {}
         }
         tally.read += 1;
-        let line = if args.json {
-            as_json(&place, &judged)
+        let written = if args.json {
+            verdict::write_json(&mut out, &place, &judged)
         } else {
-            in_words(&place, judged)
+            verdict::write_words(&mut out, &place, &judged)
         };
-        print_line(&mut out, &line)
+        quiet_on_broken_pipe(written.and_then(|()| out.flush()))
     };
     if !args.placements.is_empty() {
         for (i, placement) in args.placements.iter().enumerate() {
@@ -64,66 +65,6 @@ pub fn run(args: &CheckArgs) -> Result<(), Failure> {
         }
     }
     tally.verdict()
-}
-
-/// A placement's verdict for a person to read.
-fn in_words(place: &str, judged: Judged) -> String {
-    match judged {
-        Judged::Blank => String::new(),
-        Judged::Unreadable(why, alone) => {
-            // `check results.txt` reads "results.txt" as a placement: say what was meant.
-            let hint = match alone {
-                Some(name) if std::path::Path::new(&name).is_file() => format!(
-                    " ({} is a file: to read it, use --file {})",
-                    shorten(&name),
-                    shorten(&name)
-                ),
-                _ => String::new(),
-            };
-            format!("{place}: unreadable: {why}{hint}")
-        }
-        Judged::Solution(n) => format!("{place}: ok, a solution for N = {n}"),
-        Judged::Faults(_, faults) => match faults.as_slice() {
-            [one] => format!("{place}: not a solution: {one}"),
-            many => {
-                let list: Vec<String> = many.iter().map(|f| format!("  {f}")).collect();
-                format!(
-                    "{place}: not a solution: {} attacking pairs\n{}",
-                    many.len(),
-                    list.join("\n")
-                )
-            }
-        },
-    }
-}
-
-/// A placement's verdict as one JSON object (`--json`): where it came from, whether it
-/// is a solution, its board side, and what is wrong (each fault with its text), or why
-/// it could not be read.
-fn as_json(place: &str, judged: &Judged) -> String {
-    let verdict = match judged {
-        Judged::Blank => serde_json::Value::Null,
-        Judged::Unreadable(why, _) => serde_json::json!({
-            "source": place, "solution": false, "unreadable": why,
-        }),
-        Judged::Solution(n) => serde_json::json!({
-            "source": place, "solution": true, "n": n,
-        }),
-        Judged::Faults(n, faults) => {
-            let faults: Vec<serde_json::Value> = faults
-                .iter()
-                .map(|fault| {
-                    let mut json = serde_json::to_value(fault).expect("a fault serializes");
-                    json["text"] = fault.to_string().into();
-                    json
-                })
-                .collect();
-            serde_json::json!({
-                "source": place, "solution": false, "n": n, "faults": faults,
-            })
-        }
-    };
-    verdict.to_string()
 }
 
 #[derive(Default)]
@@ -158,41 +99,5 @@ impl Judgements {
         } else {
             Ok(())
         }
-    }
-}
-
-enum Judged {
-    Blank,
-    /// Why, and the line's text when it was one short token.
-    Unreadable(String, Option<String>),
-    Solution(usize),
-    /// The placement's length (its board side), and what is wrong.
-    Faults(usize, Vec<Fault>),
-}
-
-fn judge(line: Line, args: &CheckArgs) -> Judged {
-    let (declared_n, cols) = match line {
-        Line::Blank => return Judged::Blank,
-        Line::Unreadable(why, alone) => return Judged::Unreadable(why, alone),
-        Line::Placement(n, cols) => (n, cols),
-    };
-    if let Some(n) = args.n.or(declared_n).filter(|&n| n != cols.len()) {
-        return Judged::Faults(
-            cols.len(),
-            vec![Fault::WrongLength {
-                expected: n,
-                found: cols.len(),
-            }],
-        );
-    }
-    let faults = if args.all {
-        attacks(&cols)
-    } else {
-        check(&cols).err().into_iter().collect()
-    };
-    if faults.is_empty() {
-        Judged::Solution(cols.len())
-    } else {
-        Judged::Faults(cols.len(), faults)
     }
 }
