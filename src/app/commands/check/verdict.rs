@@ -2,14 +2,14 @@
 //! one JSON object. Every attacking pair that `--all` lists is written as it is found,
 //! never held: N queens on one line make N(N - 1)/2 pairs.
 
+use super::reading::Line;
 use crate::app::args::CheckArgs;
 use crate::app::args::parse::thousands;
 use nqueens::placement::{Attacks, Fault, attacks, check};
 use nqueens::words::shorten;
 use std::io::{self, Write};
 
-use super::reading::Line;
-
+/// What a line read for `check` is.
 pub enum Judged {
     Blank,
     /// Why, and the line's text when it was one short token.
@@ -35,6 +35,8 @@ impl Wrong {
     }
 }
 
+/// Judges a line read as a placement: its length against `--n` or the board side it
+/// gives, then its queens (the first fault, or with `--all` every attacking pair).
 pub fn judge(line: Line, args: &CheckArgs) -> Judged {
     let (declared_n, cols) = match line {
         Line::Blank => return Judged::Blank,
