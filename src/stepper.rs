@@ -14,8 +14,11 @@
 //! When the first column is exhausted the search is over: that step reports the total,
 //! and the next one starts again from the empty board. Not on the engine's path.
 
-/// What the last step did.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What the last step did. As JSON (`trace --json`), an object whose "action" names the
+/// kind (`start`, `placed`, `rejected`, `backtracked`, `solution`, `finished`) beside its
+/// fields.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "action", rename_all = "snake_case")]
 pub enum Action {
     /// Nothing yet: the empty board, before the first step.
     Start,
@@ -63,7 +66,8 @@ pub enum Action {
 }
 
 /// The line along which a placed queen attacks the candidate.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Attack {
     /// The same row.
     Row,

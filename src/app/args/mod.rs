@@ -418,6 +418,7 @@ impl OutputArgs {
 }
 
 #[derive(ClapArgs, Debug)]
+#[command(group(clap::ArgGroup::new("text").args(["plain", "json"]).multiple(true)))]
 pub struct TraceArgs {
     /// Board size N (1 to 32; up to about 20 fits a normal terminal).
     #[arg(value_name = "N", value_parser = parse::board_size, allow_negative_numbers = true)]
@@ -435,12 +436,20 @@ pub struct TraceArgs {
     #[arg(long)]
     pub plain: bool,
 
-    /// With --plain: the number of steps to print (or, with --solutions-only, to run).
-    #[arg(long, value_name = "K", requires = "plain", value_parser = parse::positive, allow_negative_numbers = true)]
+    /// With --plain or --json: the number of steps to print (or, with --solutions-only,
+    /// to run).
+    #[arg(long, value_name = "K", requires = "text", value_parser = parse::positive, allow_negative_numbers = true)]
     pub steps: Option<u64>,
 
-    /// With --plain: one line per solution found, `solution K step S: r0 r1 ...` (the row
-    /// of the queen in each column), and nothing else.
-    #[arg(long, requires = "plain")]
+    /// With --plain or --json: one line per solution found, `solution K step S: r0 r1
+    /// ...` (the row of the queen in each column), and nothing else.
+    #[arg(long, requires = "text")]
     pub solutions_only: bool,
+
+    /// As --plain, one JSON object a step (JSON Lines): "step", "action" (placed,
+    /// rejected, backtracked, solution, finished) with its squares, "queens" (the row of
+    /// each column's queen) and "text"; with --solutions-only, "solution", "step" and
+    /// "queens" a solution.
+    #[arg(long)]
+    pub json: bool,
 }

@@ -15,7 +15,7 @@ const MAX_SPEED: f64 = 1_000_000.0;
 const MIN_SPEED: f64 = 0.5;
 
 pub fn run(args: &TraceArgs) -> Result<(), Failure> {
-    if args.plain {
+    if args.plain || args.json {
         return plain(args);
     }
     if !std::io::stdout().is_terminal() {
@@ -119,6 +119,7 @@ fn interactive(terminal: &mut ratatui::DefaultTerminal, args: &TraceArgs) -> std
     }
 }
 
+/// The trace as text or JSON Lines (`--plain`, `--json`), for scripts and pipes.
 fn plain(args: &TraceArgs) -> Result<(), Failure> {
     let mut out = std::io::stdout().lock();
     let mut stepper = Stepper::new(args.n);
@@ -128,16 +129,20 @@ fn plain(args: &TraceArgs) -> Result<(), Failure> {
         while stepper.steps() < limit {
             match stepper.step() {
                 Action::Solution { count, .. } => {
-                    let rows: Vec<String> =
-                        stepper.queens().iter().map(|r| r.to_string()).collect();
-                    print_line(
-                        &mut out,
-                        &format!(
+                    let line = if args.json {
+                        let (step, queens) = (stepper.steps(), stepper.queens());
+                        serde_json::json!({"solution": count, "step": step, "queens": queens})
+                            .to_string()
+                    } else {
+                        let rows: Vec<String> =
+                            stepper.queens().iter().map(|r| r.to_string()).collect();
+                        format!(
                             "solution {count} step {}: {}",
                             stepper.steps(),
                             rows.join(" ")
-                        ),
-                    )?;
+                        )
+                    };
+                    print_line(&mut out, &line)?;
                 }
                 Action::Finished { .. } => break,
                 _ => {}
@@ -146,22 +151,39 @@ fn plain(args: &TraceArgs) -> Result<(), Failure> {
         return Ok(());
     }
     let Some(steps) = args.steps else {
-        return Err(Failure::refused(
-            "--plain needs --steps K or --solutions-only",
-        ));
+        let with = if args.json { "--json" } else { "--plain" };
+        return Err(Failure::refused(format!(
+            "{with} needs --steps K or --solutions-only"
+        )));
     };
     for _ in 0..steps {
         let action = stepper.step();
-        print_line(
-            &mut out,
-            &format!("step {}: {}", stepper.steps(), stepper.describe()),
-        )?;
+        if args.json {
+            print_line(&mut out, &step_json(&stepper, action))?;
+        } else {
+            print_line(
+                &mut out,
+                &format!("step {}: {}", stepper.steps(), stepper.describe()),
+            )?;
+            if !matches!(action, Action::Finished { .. }) {
+                print_line(&mut out, &board_text(&stepper))?;
+            }
+        }
         if matches!(action, Action::Finished { .. }) {
             break; // the search is over: nothing more to show
         }
-        print_line(&mut out, &board_text(&stepper))?;
     }
     Ok(())
+}
+
+/// One step as a JSON object: its number, what it did (the action's fields beside
+/// "action"), the queens placed after it and the step in words.
+fn step_json(stepper: &Stepper, action: Action) -> String {
+    let mut json = serde_json::to_value(action).expect("an action serializes");
+    json["step"] = stepper.steps().into();
+    json["queens"] = stepper.queens().into();
+    json["text"] = stepper.describe().into();
+    json.to_string()
 }
 
 /// A small text board: `Q` queens, `?` the candidate, `.` empty; row n-1 on top.
