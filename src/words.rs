@@ -60,7 +60,7 @@ pub fn duration(seconds: f64) -> String {
         if seconds >= 2.0 * size {
             let value = seconds / size;
             return if value >= 100.0 {
-                format!("{value:.0} {unit}")
+                format!("{} {unit}", thousands(value.round() as u64))
             } else {
                 format!("{value:.1} {unit}")
             };
@@ -70,14 +70,30 @@ pub fn duration(seconds: f64) -> String {
 }
 
 /// Core-hours to about three significant figures (whole ones from 100 up): "3.42",
-/// "48.1", "25311"; "under 0.01" rather than a figure that reads as nothing.
+/// "48.1", "25,311"; "under 0.01" rather than a figure that reads as nothing.
 pub fn core_hours(hours: f64) -> String {
     match hours {
-        h if h >= 100.0 => format!("{h:.0}"),
+        h if h >= 100.0 => thousands(h.round() as u64),
         h if h >= 10.0 => format!("{h:.1}"),
         h if h >= 0.01 => format!("{h:.2}"),
         _ => "under 0.01".to_string(),
     }
+}
+
+/// 100000000 as "100,000,000" (numbers below 10,000 as they are).
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    if n < 10_000 {
+        return digits;
+    }
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 #[cfg(test)]
@@ -95,7 +111,13 @@ mod tests {
         assert_eq!(duration(42.0), "42.00 s");
         assert_eq!(duration(7200.0), "2.0 h");
         assert_eq!(duration(3.0 * 365.25 * 86400.0), "3.0 years");
-        assert_eq!(core_hours(25_311.4), "25311");
+        assert_eq!(core_hours(25_311.4), "25,311");
+        assert_eq!(core_hours(311.4), "311");
+        assert_eq!(duration(51_172.3 * 365.25 * 86400.0), "51,172 years");
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(1024), "1024");
+        assert_eq!(thousands(50_000_000), "50,000,000");
+        assert_eq!(thousands(100_000_000), "100,000,000");
         assert_eq!(core_hours(48.14), "48.1");
         assert_eq!(core_hours(0.023), "0.02");
         assert_eq!(core_hours(0.0003), "under 0.01");

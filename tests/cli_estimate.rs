@@ -85,7 +85,7 @@ fn a_huge_count_is_projected_in_seconds_and_in_human_units() {
         .success()
         .stdout(predicate::str::contains("N = 24 by backtrack"))
         .stdout(predicate::str::contains("in 1000 shards"))
-        .stdout(predicate::str::is_match(r"whole count: [0-9.]+ (days|years|h)").unwrap());
+        .stdout(predicate::str::is_match(r"whole count: [0-9.,]+ (days|years|h)").unwrap());
 }
 
 #[test]

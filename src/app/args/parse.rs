@@ -5,7 +5,7 @@
 use crate::app::system::available_cpus;
 use nqueens::MAX_N;
 use nqueens::schedule::MAX_THREADS;
-use nqueens::words::shorten;
+use nqueens::words::{shorten, thousands};
 use std::time::Duration;
 
 /// Largest board `find` and `check` take.
@@ -212,22 +212,6 @@ fn allowed(min: u64, max: u64) -> String {
     }
 }
 
-/// 100000000 as "100,000,000" (numbers below 10,000 as they are).
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    if n < 10_000 {
-        return digits;
-    }
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -281,13 +265,5 @@ mod tests {
                 "{message}"
             );
         }
-    }
-
-    #[test]
-    fn thousands_are_separated() {
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(1024), "1024");
-        assert_eq!(thousands(50_000_000), "50,000,000");
-        assert_eq!(thousands(100_000_000), "100,000,000");
     }
 }

@@ -4,9 +4,8 @@
 
 use super::reading::Line;
 use crate::app::args::CheckArgs;
-use crate::app::args::parse::thousands;
 use nqueens::placement::{Attacks, Fault, attacks, check};
-use nqueens::words::shorten;
+use nqueens::words::{shorten, thousands};
 use std::io::{self, Write};
 
 /// What a line read for `check` is.
