@@ -20,7 +20,7 @@ pub fn run(args: &TraceArgs) -> Result<(), Failure> {
     }
     if !std::io::stdout().is_terminal() {
         return Err(Failure::refused(
-            "the tracer needs a terminal; for text use --plain with --steps K or --solutions-only",
+            "the tracer needs a terminal; for text use --plain (or --json) with --steps K or --solutions-only",
         ));
     }
     let mut terminal = ratatui::init();
