@@ -179,7 +179,7 @@ pub fn attacks<C: Column>(cols: &[C]) -> Result<Attacks, Fault> {
         return Err(fault);
     }
     let n = cols.len();
-    let mut shared = Vec::new();
+    let mut shared: Vec<(Line, Vec<(usize, usize)>)> = Vec::new();
     for line in LINES {
         let mut rows: Vec<(usize, usize)> = (0..n)
             .map(|row| (line_index(line, n, row, cols[row].index()), row))
@@ -190,7 +190,16 @@ pub fn attacks<C: Column>(cols: &[C]) -> Result<Attacks, Fault> {
             shared.push((line, queens.collect()));
         }
     }
-    Ok(Attacks { shared })
+    let pairs = shared
+        .iter()
+        .map(|(_, queens)| pairs_among(queens.len()))
+        .sum();
+    Ok(Attacks { shared, pairs })
+}
+
+/// How many pairs `queens` queens make.
+fn pairs_among(queens: usize) -> u64 {
+    (queens as u64) * (queens as u64).saturating_sub(1) / 2
 }
 
 /// The attacking pairs of a placement (see [`attacks`]).
@@ -198,16 +207,14 @@ pub fn attacks<C: Column>(cols: &[C]) -> Result<Attacks, Fault> {
 pub struct Attacks {
     /// Each line that two or more queens share, with its queens as (row, col) by row.
     shared: Vec<(Line, Vec<(usize, usize)>)>,
+    /// How many pairs they make between them.
+    pairs: u64,
 }
 
 impl Attacks {
     /// How many pairs of queens attack each other.
     pub fn pairs(&self) -> u64 {
-        let pairs = |queens: usize| (queens as u64) * (queens as u64 - 1) / 2;
-        self.shared
-            .iter()
-            .map(|(_, queens)| pairs(queens.len()))
-            .sum()
+        self.pairs
     }
 
     /// Each attacking pair in turn, by line and then by rows.

@@ -158,19 +158,17 @@ fn plain(args: &TraceArgs) -> Result<(), Failure> {
     };
     for _ in 0..steps {
         let action = stepper.step();
-        if args.json {
-            print_line(&mut out, &step_json(&stepper, action))?;
+        let line = if args.json {
+            step_json(&stepper, action)
         } else {
-            print_line(
-                &mut out,
-                &format!("step {}: {}", stepper.steps(), stepper.describe()),
-            )?;
-            if !matches!(action, Action::Finished { .. }) {
-                print_line(&mut out, &board_text(&stepper))?;
-            }
-        }
+            format!("step {}: {}", stepper.steps(), stepper.describe())
+        };
+        print_line(&mut out, &line)?;
         if matches!(action, Action::Finished { .. }) {
             break; // the search is over: nothing more to show
+        }
+        if !args.json {
+            print_line(&mut out, &board_text(&stepper))?;
         }
     }
     Ok(())
