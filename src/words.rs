@@ -1,12 +1,13 @@
 //! Words in messages: counts with the right plural, values cut short.
 
-/// `count` and the noun, singular for exactly one: "1 step", "2 steps".
+/// `count` and the noun, singular for exactly one: "1 step", "2 steps", "135,207,800
+/// sub-problems".
 pub fn plural(count: impl Into<u128>, noun: &str) -> String {
     let count = count.into();
     if count == 1 {
         format!("1 {noun}")
     } else {
-        format!("{count} {noun}s")
+        format!("{} {noun}s", thousands(count))
     }
 }
 
@@ -81,7 +82,8 @@ pub fn core_hours(hours: f64) -> String {
 }
 
 /// 100000000 as "100,000,000" (numbers below 10,000 as they are).
-pub fn thousands(n: u64) -> String {
+pub fn thousands(n: impl Into<u128>) -> String {
+    let n = n.into();
     let digits = n.to_string();
     if n < 10_000 {
         return digits;
@@ -105,6 +107,11 @@ mod tests {
         assert_eq!(plural(1u32, "step"), "1 step");
         assert_eq!(plural(0u32, "step"), "0 steps");
         assert_eq!(plural(2u64, "sub-problem"), "2 sub-problems");
+        assert_eq!(plural(1024u64, "shard"), "1024 shards");
+        assert_eq!(
+            plural(135_207_800u64, "sub-problem"),
+            "135,207,800 sub-problems"
+        );
         assert_eq!(shorten("abc"), "abc");
         let long = shorten(&"x".repeat(1000));
         assert!(long.len() < 70 && long.ends_with("(1000 bytes)"), "{long}");
@@ -114,10 +121,10 @@ mod tests {
         assert_eq!(core_hours(25_311.4), "25,311");
         assert_eq!(core_hours(311.4), "311");
         assert_eq!(duration(51_172.3 * 365.25 * 86400.0), "51,172 years");
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(1024), "1024");
-        assert_eq!(thousands(50_000_000), "50,000,000");
-        assert_eq!(thousands(100_000_000), "100,000,000");
+        assert_eq!(thousands(0u32), "0");
+        assert_eq!(thousands(1024u32), "1024");
+        assert_eq!(thousands(50_000_000u32), "50,000,000");
+        assert_eq!(thousands(100_000_000u64), "100,000,000");
         assert_eq!(core_hours(48.14), "48.1");
         assert_eq!(core_hours(0.023), "0.02");
         assert_eq!(core_hours(0.0003), "under 0.01");

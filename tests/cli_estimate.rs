@@ -186,7 +186,7 @@ fn a_board_whose_table_does_not_fit_is_estimated_within_the_room_it_has() {
             .unwrap_or_else(|| panic!("no memory figure: {stdout}"));
         assert!(megabytes <= 200, "{stdout}");
         assert!(
-            args.is_empty() || stdout.contains("in 200000 shards"),
+            args.is_empty() || stdout.contains("in 200,000 shards"),
             "{stdout}"
         );
     }
