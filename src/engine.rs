@@ -14,7 +14,7 @@ use crate::board::MAX_N;
 use crate::cpu::{Kernel, KernelLevel};
 use crate::error::Error;
 use crate::methods::{MAX_SPLIT_DEPTH, Method, MethodChoice, Plan, Refusal, Sizing, auto_method};
-use crate::schedule::{Halts, PoolError, Scheduler};
+use crate::schedule::{Halts, Scheduler};
 use crate::symmetry::fixed::{FixedSearches, GROUPS};
 use crate::symmetry::orbits::Orbits;
 use crate::tally::Tally;
@@ -140,11 +140,7 @@ impl Engine {
         let scheduler = match options.threads {
             Some(threads) => Scheduler::new(threads),
             None => Scheduler::new(rayon::current_num_threads()),
-        }
-        .map_err(|e| match e {
-            PoolError::Threads(t) => Error::Threads(t),
-            PoolError::Spawn(why) => Error::Spawn(why),
-        })?;
+        }?;
         Ok(Engine {
             scheduler,
             split_depth: options.split_depth,

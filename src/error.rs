@@ -4,7 +4,7 @@
 use crate::board::MAX_N;
 use crate::cpu::KernelLevel;
 use crate::methods::{MAX_SPLIT_DEPTH, Method};
-use crate::schedule::MAX_THREADS;
+use crate::schedule::{MAX_THREADS, PoolError};
 use crate::words::{human_bytes, plural};
 use std::fmt;
 
@@ -51,6 +51,15 @@ pub enum Error {
         /// The workers whose buffers are counted in `needed`.
         workers: usize,
     },
+}
+
+impl From<PoolError> for Error {
+    fn from(e: PoolError) -> Error {
+        match e {
+            PoolError::Threads(t) => Error::Threads(t),
+            PoolError::Spawn(why) => Error::Spawn(why),
+        }
+    }
 }
 
 impl fmt::Display for Error {

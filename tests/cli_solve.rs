@@ -99,6 +99,24 @@ fn svg_is_well_formed_with_every_square_and_queen() {
 }
 
 #[test]
+fn the_listing_is_the_same_on_any_number_of_threads() {
+    // N = 15 is listed in runs of prefixes of its first three rows, on the threads at
+    // once; every format, with the placed count and orbits, as on one thread.
+    for extra in [
+        &["--placed", "--unique"][..],
+        &["--format", "board", "--limit", "100000"],
+        &["--json", "--placed", "--limit", "250000"],
+    ] {
+        let one = stdout_of(&[&["solve", "15", "--threads", "1"][..], extra].concat());
+        let three = stdout_of(&[&["solve", "15", "--threads", "3"][..], extra].concat());
+        assert!(one.len() > 1_000_000, "{extra:?}");
+        assert!(one == three, "{extra:?}");
+    }
+    let unique = stdout_of(&["solve", "15", "--unique", "--threads", "2"]);
+    assert_eq!(unique.lines().count(), 285_053);
+}
+
+#[test]
 fn a_closed_pipe_is_not_an_error() {
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("nqueens"))
         .args(["solve", "14"])
@@ -123,6 +141,8 @@ fn solve_refuses_bad_requests() {
         (&["solve", "8", "--format", "svg"], "--output"),
         (&["solve", "8", "--limit", "0"], "--limit"),
         (&["solve", "8", "--format", "summary"], "find"),
+        (&["solve", "8", "--threads", "0"], "must be 1 to"),
+        (&["solve", "17"], "95,815,104 boards"),
     ];
     for (args, message) in cases {
         nqueens()

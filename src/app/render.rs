@@ -42,54 +42,76 @@ struct JsonItem<'a> {
     orbit_size: Option<usize>,
 }
 
-/// The text of one placement in a line-oriented format (not SVG or summary).
-pub fn text(format: Format, item: &Item) -> String {
+/// Appends the text of one placement in a line-oriented format (not SVG or summary) to
+/// `out`, without its final line end.
+pub fn write_text(out: &mut String, format: Format, item: &Item) {
+    use std::fmt::Write as _;
     let n = item.cols.len();
-    let mut prefix = String::new();
-    if let Some(placed) = item.placed {
-        prefix.push_str(&format!("placed {placed}: "));
-    }
-    if let Some(size) = item.orbit_size {
-        prefix.push_str(&format!("orbit {size}: "));
-    }
     match format {
         Format::List => {
-            let cols: Vec<String> = item.cols.iter().map(|c| c.to_string()).collect();
-            format!("{prefix}{}", cols.join(" "))
+            if let Some(placed) = item.placed {
+                write!(out, "placed {placed}: ").expect("writing to a String");
+            }
+            if let Some(size) = item.orbit_size {
+                write!(out, "orbit {size}: ").expect("writing to a String");
+            }
+            for (i, &col) in item.cols.iter().enumerate() {
+                if i > 0 {
+                    out.push(' ');
+                }
+                push_number(out, col);
+            }
         }
         Format::Board | Format::Unicode => {
-            let mut out = format!("solution {}", item.index);
-            if !prefix.is_empty() {
-                out.push_str(&format!(
-                    ", {}",
-                    prefix.trim_end_matches(": ").replace(": ", ", ")
-                ));
+            write!(out, "solution {}", item.index).expect("writing to a String");
+            if let Some(placed) = item.placed {
+                write!(out, ", placed {placed}").expect("writing to a String");
+            }
+            if let Some(size) = item.orbit_size {
+                write!(out, ", orbit {size}").expect("writing to a String");
             }
             out.push('\n');
             for (row, &queen) in item.cols.iter().enumerate() {
-                let cells: Vec<&str> = (0..n)
-                    .map(|col| match (format, col == queen, (row + col) % 2 == 0) {
-                        (Format::Board, true, _) => "Q",
-                        (Format::Board, false, _) => ".",
-                        (_, true, _) => "♛",
-                        (_, false, true) => "□",
-                        (_, false, false) => "■",
-                    })
-                    .collect();
-                out.push_str(&cells.join(" "));
+                for col in 0..n {
+                    if col > 0 {
+                        out.push(' ');
+                    }
+                    out.push(match (format, col == queen, (row + col) % 2 == 0) {
+                        (Format::Board, true, _) => 'Q',
+                        (Format::Board, false, _) => '.',
+                        (_, true, _) => '♛',
+                        (_, false, true) => '□',
+                        (_, false, false) => '■',
+                    });
+                }
                 out.push('\n');
             }
-            out
         }
-        Format::Json => serde_json::to_string(&JsonItem {
-            n,
-            index: item.index,
-            cols: item.cols,
-            placed: item.placed,
-            orbit_size: item.orbit_size,
-        })
-        .expect("plain data serializes"),
+        Format::Json => out.push_str(
+            &serde_json::to_string(&JsonItem {
+                n,
+                index: item.index,
+                cols: item.cols,
+                placed: item.placed,
+                orbit_size: item.orbit_size,
+            })
+            .expect("plain data serializes"),
+        ),
         Format::Svg | Format::Summary => unreachable!("not a line format"),
+    }
+}
+
+/// Appends `value` in decimal: the columns of a listing, millions of them a second, so
+/// the usual ones (below 100) skip the formatter.
+fn push_number(out: &mut String, value: usize) {
+    use std::fmt::Write as _;
+    if value < 10 {
+        out.push(char::from(b'0' + value as u8));
+    } else if value < 100 {
+        out.push(char::from(b'0' + (value / 10) as u8));
+        out.push(char::from(b'0' + (value % 10) as u8));
+    } else {
+        write!(out, "{value}").expect("writing to a String");
     }
 }
 

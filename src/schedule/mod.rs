@@ -182,6 +182,15 @@ impl Scheduler {
 }
 
 impl Scheduler {
+    /// Runs `op` on the scheduler's pool, so that rayon's parallel iterators inside it
+    /// use exactly its threads.
+    pub fn install<R: Send>(&self, op: impl FnOnce() -> R + Send) -> R {
+        match &self.pool {
+            Pool::Callers => op(),
+            Pool::Own(pool) => pool.install(op),
+        }
+    }
+
     /// Runs `work` once on each worker thread (a sample's other work, on the threads
     /// and their allocator's memory a count uses), and returns when all have.
     pub fn on_each_thread(&self, work: &(dyn Fn() + Sync)) {

@@ -329,6 +329,11 @@ pub struct SolveArgs {
     #[arg(long)]
     pub placed: bool,
 
+    /// Worker threads [default: RAYON_NUM_THREADS, else every CPU this process may use];
+    /// the listing is the same on any number.
+    #[arg(long, short = 't', value_name = "T", value_parser = parse::threads, allow_negative_numbers = true)]
+    pub threads: Option<usize>,
+
     #[command(flatten)]
     pub out: OutputArgs,
 

@@ -4,7 +4,7 @@ use crate::app::args::FindArgs;
 use crate::app::args::choices::FindMethod;
 use crate::app::failure::Failure;
 use crate::app::output::Output;
-use crate::app::render::{Format, Item, stream_board, svg, text};
+use crate::app::render::{Format, Item, stream_board, svg, write_text};
 use nqueens::construct::{FindError, explicit, min_conflicts, random_restart};
 use std::time::Instant;
 
@@ -79,7 +79,10 @@ pub fn run(args: &FindArgs) -> Result<(), Failure> {
                         placed: None,
                         orbit_size: None,
                     };
-                    format!("{}\n", text(format, &item))
+                    let mut board = String::new();
+                    write_text(&mut board, format, &item);
+                    board.push('\n');
+                    board
                 }
             };
             out.write(&body)?;

@@ -1,12 +1,12 @@
 //! `nqueens solve N`: every solution, streamed in lexicographic order.
 
 use crate::app::args::SolveArgs;
-use crate::app::args::engine::worded;
+use crate::app::args::engine::{default_threads, worded};
 use crate::app::failure::Failure;
 use crate::app::output::Output;
-use crate::app::render::{Format, Item, svg, text};
+use crate::app::render::{Format, Item, svg, write_text};
 use nqueens::known::known;
-use nqueens::solutions::{Solutions, orbit_of};
+use nqueens::solutions::{InOrder, Listed, Which};
 
 /// Above this N a full listing needs --limit or --force: N = 17 alone is 95,815,104 boards.
 const LONGEST_UNASKED_N: usize = 16;
@@ -15,58 +15,62 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
     let n = args.n;
     if n > LONGEST_UNASKED_N && args.limit.is_none() && !args.force {
         let how_many = known(n).map_or("an enormous number of".to_string(), |k| {
-            format!("{}", k.total)
+            nqueens::words::thousands(k.total)
         });
         return Err(Failure::refused(format!(
             "listing every solution for N = {n} means {how_many} boards; add --limit K, or --force to list them all"
         )));
     }
-    if args.out.format() == Format::Summary {
+    let format = args.out.format();
+    if format == Format::Summary {
         return Err(Failure::refused(
             "--format summary is for `find`; use list, board, unicode, json or svg",
         ));
     }
-    if args.out.format() == Format::Svg && args.out.output.is_none() {
+    if format == Format::Svg && args.out.output.is_none() {
         return Err(Failure::refused(
             "--format svg writes a picture: give --output FILE",
         ));
     }
-    let limit = args.limit.unwrap_or(u64::MAX);
-    let mut solutions = Solutions::new(n).map_err(worded)?;
+    let threads = match args.threads {
+        Some(threads) => threads,
+        None => default_threads()?,
+    };
+    let which = match args.unique {
+        true => Which::OnePerOrbit,
+        false => Which::All,
+    };
+    // A picture holds one board unless --limit asks for more.
+    let limit = args
+        .limit
+        .unwrap_or(if format == Format::Svg { 1 } else { u64::MAX });
+    let mut listing = InOrder::new(n, which, limit, threads).map_err(worded)?;
     let mut out = Output::open(args.out.output.as_deref(), args.force)?;
-    let mut listed = 0u64;
-    let mut pictures = Vec::new();
-    while listed < limit {
-        let Some(cols) = solutions.next() else { break };
-        let orbit_size = if args.unique {
-            match orbit_of(&cols) {
-                (size, true) => Some(size),
-                _ => continue,
-            }
-        } else {
-            None
-        };
-        listed += 1;
-        if args.out.format() == Format::Svg {
-            pictures.push(cols);
-            if args.limit.is_none() {
-                break; // one board unless --limit asks for more
-            }
-            continue;
+    if format == Format::Svg {
+        let mut boards = Vec::new();
+        let keep =
+            |boards: &mut Vec<Vec<usize>>, listed: &Listed| boards.push(listed.cols.to_vec());
+        while let Some(pieces) = listing.next_batch(keep) {
+            boards.extend(pieces.into_iter().flatten());
         }
-        let item = Item {
-            index: listed,
-            cols: &cols,
-            placed: args.placed.then(|| solutions.placed()),
-            orbit_size,
+        out.write(&svg(&boards))?;
+    } else {
+        let write = |text: &mut String, listed: &Listed| {
+            let item = Item {
+                index: listed.index,
+                cols: listed.cols,
+                placed: args.placed.then_some(listed.placed),
+                orbit_size: listed.orbit_size,
+            };
+            write_text(text, format, &item);
+            // Lines get their end here; boards end in one already, so they get a blank line.
+            text.push('\n');
         };
-        // Lines get their end here; boards end in one already, so they get a blank line.
-        let mut line = text(args.out.format(), &item);
-        line.push('\n');
-        out.write(&line)?;
-    }
-    if args.out.format() == Format::Svg {
-        out.write(&svg(&pictures))?;
+        while let Some(pieces) = listing.next_batch(write) {
+            for piece in pieces {
+                out.write(&piece)?;
+            }
+        }
     }
     out.finish()
 }
