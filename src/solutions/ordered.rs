@@ -1,8 +1,9 @@
 //! Listing in order on many threads. The placements of the board's first rows (its
-//! prefixes) are taken in lexicographic order, a batch at a time; the workers search the
-//! completions of a batch's prefixes at once, then write them at once, each prefix's
-//! solutions into a piece of its own, and the pieces come back in order. So the listing
-//! is the one-thread listing, index for index and placed count for placed count, sooner.
+//! prefixes) are taken in lexicographic order, a batch at a time, and the batch is cut
+//! into runs of consecutive prefixes. The workers search the runs' completions at once,
+//! then write them at once, each run's solutions into a piece of its own, and the pieces
+//! come back in order. So the listing is the one-thread listing, index for index and
+//! placed count for placed count, sooner.
 
 use super::orbit::orbit_of;
 use super::search::Search;
@@ -12,8 +13,8 @@ use crate::schedule::Scheduler;
 use rayon::prelude::*;
 
 /// Rows a prefix leaves to its worker: small enough that a batch of prefixes makes a
-/// short wait, large enough that each is worth handing out (N = 16 has 20 k prefixes of
-/// 700 solutions each). Boards of at most this many rows plus one are one piece.
+/// short wait, large enough that a run of them is worth handing out (N = 16 has 19,688
+/// prefixes of 4 rows, 750 solutions each on average). Boards of at most this many rows plus one are one piece.
 const ROWS_PER_PIECE: usize = 12;
 
 /// Queens a batch aims to place on each thread (about 30 ms of search): enough to keep
@@ -130,20 +131,20 @@ impl InOrder {
             return None;
         }
         let (n, which) = (self.n, self.which);
-        let runs = batch
+        let run_len = batch
             .placed
             .len()
             .div_ceil(RUNS_PER_THREAD * self.scheduler.threads());
         let pieces: Vec<Piece> = self.scheduler.install(|| {
             (0..batch.placed.len())
-                .step_by(runs)
+                .step_by(run_len)
                 .collect::<Vec<_>>()
                 .into_par_iter()
                 .map(|first| {
                     Piece::search(
                         n,
                         &batch,
-                        first..(first + runs).min(batch.placed.len()),
+                        first..(first + run_len).min(batch.placed.len()),
                         which,
                     )
                 })
