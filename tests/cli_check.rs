@@ -237,3 +237,31 @@ fn all_pairs_of_a_large_board_are_counted_and_listed_as_they_come() {
         );
     }
 }
+
+#[test]
+fn a_verdict_comes_before_the_next_line_is_typed() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+    // Verdicts are written in blocks, but never held while check waits for input.
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("nqueens"))
+        .arg("check")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    writeln!(stdin, "1 3 0 2").unwrap();
+    stdin.flush().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut line = String::new();
+        BufReader::new(stdout).read_line(&mut line).unwrap();
+        tx.send(line).unwrap();
+    });
+    let first = rx.recv_timeout(std::time::Duration::from_secs(30));
+    drop(stdin);
+    child.wait().unwrap();
+    assert_eq!(first.unwrap(), "line 1: ok, a solution for N = 4\n");
+}

@@ -16,11 +16,15 @@ use verdict::{Judged, judge};
 mod reading;
 mod verdict;
 
+/// Where verdicts go.
+type Out<'a> = BufWriter<std::io::StdoutLock<'a>>;
+
 pub fn run(args: &CheckArgs) -> Result<(), Failure> {
-    // Buffered: `--all` may list billions of attacking pairs; flushed after each placement.
+    // Buffered: millions of placements, or billions of attacking pairs with `--all`;
+    // flushed whenever reading on might wait, so a verdict never waits on later input.
     let mut out = BufWriter::new(std::io::stdout().lock());
     let mut tally = Judgements::default();
-    let mut report = |place: String, line: Line| -> Result<(), Failure> {
+    let mut report = |out: &mut Out, place: String, line: Line| -> Result<(), Failure> {
         let judged = judge(line, args);
         match &judged {
             Judged::Blank => return Ok(()),
@@ -30,11 +34,11 @@ pub fn run(args: &CheckArgs) -> Result<(), Failure> {
         }
         tally.read += 1;
         let written = if args.json {
-            verdict::write_json(&mut out, &place, &judged)
+            verdict::write_json(out, &place, &judged)
         } else {
-            verdict::write_words(&mut out, &place, &judged)
+            verdict::write_words(out, &place, &judged)
         };
-        quiet_on_broken_pipe(written.and_then(|()| out.flush()))
+        quiet_on_broken_pipe(written)
     };
     if !args.placements.is_empty() {
         for (i, placement) in args.placements.iter().enumerate() {
@@ -43,7 +47,7 @@ pub fn run(args: &CheckArgs) -> Result<(), Failure> {
             let line = next_line(&mut one_line.as_bytes(), false)
                 .expect("reading memory cannot fail")
                 .unwrap_or(Line::Blank);
-            report(format!("argument {}", i + 1), line)?;
+            report(&mut out, format!("argument {}", i + 1), line)?;
         }
     } else {
         let (source, reader): (String, Box<dyn Read>) = match &args.file {
@@ -57,13 +61,20 @@ pub fn run(args: &CheckArgs) -> Result<(), Failure> {
         };
         let mut input = BufReader::new(reader);
         let mut number = 0;
-        while let Some(line) = next_line(&mut input, number == 0)
-            .map_err(|e| Failure::refused(format!("cannot read {source}: {e}")))?
-        {
+        loop {
+            if input.buffer().is_empty() {
+                quiet_on_broken_pipe(out.flush())?;
+            }
+            let Some(line) = next_line(&mut input, number == 0)
+                .map_err(|e| Failure::refused(format!("cannot read {source}: {e}")))?
+            else {
+                break;
+            };
             number += 1;
-            report(format!("line {number}"), line)?;
+            report(&mut out, format!("line {number}"), line)?;
         }
     }
+    quiet_on_broken_pipe(out.flush())?;
     tally.verdict()
 }
 
