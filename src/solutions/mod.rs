@@ -10,7 +10,7 @@ mod orbit;
 mod ordered;
 mod search;
 
-pub use orbit::orbit_of;
+pub use orbit::orbit_if_smallest;
 pub use ordered::{InOrder, Listed, Which};
 pub use search::Search;
 
@@ -80,9 +80,7 @@ mod tests {
         for n in 1..=10 {
             let reps: Vec<usize> = Solutions::new(n)
                 .unwrap()
-                .map(|s| orbit_of(&s))
-                .filter(|&(_, canonical)| canonical)
-                .map(|(size, _)| size)
+                .filter_map(|s| orbit_if_smallest(&s))
                 .collect();
             let k = known(n).unwrap();
             assert_eq!(reps.len() as u128, k.unique, "N = {n}");

@@ -5,7 +5,7 @@
 //! come back in order. So the listing is the one-thread listing, index for index and
 //! placed count for placed count, sooner.
 
-use super::orbit::orbit_of;
+use super::orbit::orbit_if_smallest;
 use super::search::Search;
 use crate::board::MAX_N;
 use crate::error::Error;
@@ -246,9 +246,9 @@ impl Piece {
             let mut search = Search::new(n, &prefix[..depth], n);
             while let Some(cols) = search.advance() {
                 if which == Which::OnePerOrbit {
-                    match orbit_of(cols) {
-                        (size, true) => piece.orbit_sizes.push(size as u8),
-                        _ => continue,
+                    match orbit_if_smallest(cols) {
+                        Some(size) => piece.orbit_sizes.push(size as u8),
+                        None => continue,
                     }
                 }
                 piece.cols.extend(cols.iter().map(|&c| c as u8));
@@ -291,10 +291,10 @@ mod tests {
             let Some(cols) = solutions.advance() else {
                 break;
             };
-            let orbit_size = match (which, orbit_of(cols)) {
+            let orbit_size = match (which, orbit_if_smallest(cols)) {
                 (Which::All, _) => None,
-                (Which::OnePerOrbit, (size, true)) => Some(size),
-                (Which::OnePerOrbit, _) => continue,
+                (Which::OnePerOrbit, Some(size)) => Some(size),
+                (Which::OnePerOrbit, None) => continue,
             };
             let index = seen.len() as u64 + 1;
             seen.push((index, cols.to_vec(), solutions.placed(), orbit_size));
