@@ -32,6 +32,8 @@ pub struct Bar {
     eta_shown: AtomicBool,
     /// For batch logs: whether to write plain lines, and when the last one was written.
     log: Option<Mutex<Instant>>,
+    /// What the bar counts, as its log lines name it.
+    units: &'static str,
 }
 
 impl Bar {
@@ -66,7 +68,14 @@ impl Bar {
             shown: AtomicBool::new(false),
             eta_shown: AtomicBool::new(false),
             log: (!quiet && !terminal).then(|| Mutex::new(started)),
+            units: "sub-problems",
         }
+    }
+
+    /// The bar counting `units` ("solutions") instead of sub-problems.
+    pub fn counting(mut self, units: &'static str) -> Bar {
+        self.units = units;
+        self
     }
 
     /// A bar over whole runs (for `bench`), shown at once when drawn at all.
@@ -125,8 +134,9 @@ impl Bar {
             None => "no ETA yet".to_string(),
         };
         say(&format!(
-            "{}: {done}/{total} sub-problems, {} elapsed, {}/s, {eta}",
+            "{}: {done}/{total} {}, {} elapsed, {}/s, {eta}",
             self.bar.prefix(),
+            self.units,
             duration(elapsed),
             three_figures(rate)
         ));

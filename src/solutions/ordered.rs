@@ -115,6 +115,11 @@ impl InOrder {
         })
     }
 
+    /// Solutions listed so far.
+    pub fn listed(&self) -> u64 {
+        self.listed
+    }
+
     /// The next batch of solutions, each passed to `write` with what the listing knows
     /// of it, in order within a run of prefixes, into that run's piece of output (the
     /// pieces written at once on the threads); the pieces in order, or `None` when the

@@ -340,6 +340,11 @@ pub struct SolveArgs {
     /// List everything even for N above 16, and overwrite an existing --output file.
     #[arg(long)]
     pub force: bool,
+
+    /// Show no progress bar (one is drawn on stderr, after a second, only while the
+    /// listing goes to a file).
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
 }
 
 #[derive(ClapArgs, Debug)]

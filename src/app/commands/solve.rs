@@ -4,7 +4,9 @@ use crate::app::args::SolveArgs;
 use crate::app::args::engine::{default_threads, worded};
 use crate::app::failure::Failure;
 use crate::app::output::Output;
+use crate::app::progress::Bar;
 use crate::app::render::{Format, Item, svg, write_text};
+use nqueens::Progress;
 use nqueens::known::known;
 use nqueens::solutions::{InOrder, Listed, Which};
 
@@ -46,6 +48,7 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
         .unwrap_or(if format == Format::Svg { 1 } else { u64::MAX });
     let mut listing = InOrder::new(n, which, limit, threads).map_err(worded)?;
     let mut out = Output::open(args.out.output.as_deref(), args.force)?;
+    let bar = progress_bar(args, which, limit);
     if format == Format::Svg {
         let mut boards = Vec::new();
         let keep =
@@ -66,11 +69,39 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
             // Lines get their end here; boards end in one already, so they get a blank line.
             text.push('\n');
         };
+        let mut shown = 0;
         while let Some(pieces) = listing.next_batch(write) {
             for piece in pieces {
                 out.write(&piece)?;
             }
+            if let Some(bar) = &bar {
+                let listed = listing.listed();
+                bar.advance(listed - shown, (listed - shown) as f64);
+                shown = listed;
+            }
         }
     }
+    if let Some(bar) = &bar {
+        bar.finish();
+    }
     out.finish()
+}
+
+/// A bar over the solutions to list, where their number is known and the listing goes
+/// to a file (`--output`, or stdout sent to one): on a terminal or a pipe (`| less`) a
+/// bar would be drawn among the lines or under the pager.
+fn progress_bar(args: &SolveArgs, which: Which, limit: u64) -> Option<Bar> {
+    let to_file = args.out.output.is_some()
+        || std::fs::metadata("/dev/stdout").is_ok_and(|meta| meta.is_file());
+    let known = known(args.n)?;
+    let all = match which {
+        Which::All => known.total,
+        Which::OnePerOrbit => known.unique,
+    };
+    let total = u64::try_from(all).unwrap_or(u64::MAX).min(limit);
+    (to_file && !args.quiet).then(|| {
+        let bar = Bar::new(format!("N = {}", args.n), false).counting("solutions");
+        bar.begin(total, total as f64);
+        bar
+    })
 }
