@@ -77,9 +77,10 @@ struct Batch {
     placed: Vec<u128>,
 }
 
-/// The solutions of a run of consecutive prefixes: `n` columns each, the queens placed
-/// before each (from the prefixes searched before the run's), their orbits' sizes with
-/// one per orbit, and the queens placed in the run's completions.
+/// The solutions of a run of consecutive prefixes: `n` columns each; the queens placed
+/// up to each, by the prefix search and in the run's completions (those of earlier runs
+/// are added when the pieces are put in order); their orbits' sizes with one per orbit;
+/// and the queens placed in all the run's completions.
 struct Piece {
     cols: Vec<u8>,
     placed: Vec<u128>,
@@ -140,18 +141,13 @@ impl InOrder {
             .placed
             .len()
             .div_ceil(RUNS_PER_THREAD * self.scheduler.threads());
+        let prefixes = batch.placed.len();
         let pieces: Vec<Piece> = self.scheduler.install(|| {
-            (0..batch.placed.len())
-                .step_by(run_len)
-                .collect::<Vec<_>>()
+            (0..prefixes.div_ceil(run_len))
                 .into_par_iter()
-                .map(|first| {
-                    Piece::search(
-                        n,
-                        &batch,
-                        first..(first + run_len).min(batch.placed.len()),
-                        which,
-                    )
+                .map(|k| {
+                    let run = k * run_len..((k + 1) * run_len).min(prefixes);
+                    Piece::search(n, &batch, run, which)
                 })
                 .collect()
         });
