@@ -168,12 +168,9 @@ impl InOrder {
                     let mut out = S::default();
                     let mut cols = [0usize; MAX_N];
                     for i in 0..keep as usize {
-                        for (col, &byte) in cols.iter_mut().zip(&piece.cols[i * n..(i + 1) * n]) {
-                            *col = usize::from(byte);
-                        }
                         let listed = Listed {
                             index: before + i as u64 + 1,
-                            cols: &cols[..n],
+                            cols: widen(&piece.cols[i * n..(i + 1) * n], &mut cols),
                             placed: placed_before + piece.placed[i],
                             orbit_size: piece.orbit_sizes.get(i).map(|&s| usize::from(s)),
                         };
@@ -234,17 +231,11 @@ impl Piece {
             orbit_sizes: Vec::new(),
             searched: 0,
         };
-        let mut prefix = [0usize; MAX_N];
+        let (mut widened, depth) = ([0usize; MAX_N], batch.depth);
         for p in run {
-            let depth = batch.depth;
-            for (col, &byte) in prefix
-                .iter_mut()
-                .zip(&batch.cols[p * depth..(p + 1) * depth])
-            {
-                *col = usize::from(byte);
-            }
             let before = batch.placed[p] + piece.searched;
-            let mut search = Search::new(n, &prefix[..depth], n);
+            let prefix = widen(&batch.cols[p * depth..(p + 1) * depth], &mut widened);
+            let mut search = Search::new(n, prefix, n);
             while let Some(cols) = search.advance() {
                 if which == Which::OnePerOrbit {
                     match orbit_if_smallest(cols) {
@@ -263,6 +254,14 @@ impl Piece {
     fn len(&self) -> usize {
         self.placed.len()
     }
+}
+
+/// Columns kept as bytes, widened into `into`; the slice of them.
+fn widen<'a>(bytes: &[u8], into: &'a mut [usize; MAX_N]) -> &'a [usize] {
+    for (col, &byte) in into.iter_mut().zip(bytes) {
+        *col = usize::from(byte);
+    }
+    &into[..bytes.len()]
 }
 
 #[cfg(test)]
