@@ -160,7 +160,7 @@ fn every_command_has_one_status_per_class() {
                 class.status()
             ));
         }
-        if class != Success && !stderr.starts_with("nqueens: ") && !stderr.starts_with("error:") {
+        if class != Success && !stderr.starts_with("nqueens: ") {
             wrong.push(format!(
                 "{command} {args:?}: no message on stderr: {stderr:?}"
             ));
@@ -170,6 +170,27 @@ fn every_command_has_one_status_per_class() {
     let commands: std::collections::BTreeSet<&str> = table.iter().map(|row| row.0).collect();
     let every: std::collections::BTreeSet<&str> = common::COMMANDS.into_iter().collect();
     assert_eq!(commands, every, "a row for every command");
+}
+
+#[test]
+fn arguments_clap_refuses_are_refused_in_the_same_voice() {
+    let mut cases: Vec<Vec<&str>> = common::COMMANDS
+        .into_iter()
+        .map(|command| vec![command, "--no-such-flag"])
+        .collect();
+    cases.push(vec!["no-such-command"]);
+    cases.push(vec!["count"]);
+    cases.push(vec!["count", "8", "--kernel", "neon"]);
+    for args in cases {
+        let (status, stderr) = status_of(&args, "null");
+        assert_eq!(status, 2, "{args:?}: {stderr}");
+        assert!(stderr.starts_with("nqueens: "), "{args:?}: {stderr:?}");
+        assert!(!stderr.contains("error:"), "{args:?}: {stderr:?}");
+        assert!(
+            stderr.contains("Usage: nqueens") || stderr.contains("possible values"),
+            "{args:?}: {stderr:?}"
+        );
+    }
 }
 
 /// Starts `args`, stdout dropped, stderr piped.

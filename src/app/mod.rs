@@ -88,12 +88,25 @@ fn dispatch(args: &Args, version: &'static str) -> Result<(), Failure> {
 
 /// Ends the program on arguments clap could not take. A value our parsers refused is
 /// reported in our own words (`nqueens: --threads: thread count 0 is out of range: it
-/// must be 1 to 1024`), never echoing a long value; everything else (help, version,
-/// unknown flags) as clap writes it.
+/// must be 1 to 1024`), never echoing a long value; help and version as clap writes
+/// them; every other refusal (an unknown flag, a missing argument) in clap's words
+/// under the voice of every other message, `nqueens: ` where clap says `error: `.
 fn refuse_arguments(err: clap::Error) -> ExitCode {
     use clap::error::{ContextKind, ContextValue, ErrorKind};
-    if err.kind() != ErrorKind::ValueValidation {
-        err.exit();
+    match err.kind() {
+        ErrorKind::DisplayHelp
+        | ErrorKind::DisplayVersion
+        | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => err.exit(),
+        ErrorKind::ValueValidation => {}
+        _ => {
+            let text = err.render().to_string();
+            let text = match text.strip_prefix("error: ") {
+                Some(rest) => format!("nqueens: {rest}"),
+                None => text,
+            };
+            let _ = write!(io::stderr(), "{text}");
+            return ExitCode::from(2);
+        }
     }
     let reason = std::error::Error::source(&err).map(|e| e.to_string());
     let arg = match err.get(ContextKind::InvalidArg) {
