@@ -51,8 +51,39 @@ fn find_refuses_what_it_cannot_do() {
         .code(1)
         .stderr(predicate::str::contains("--max-steps"));
     nqueens()
+        .args(["find", "10001", "--method", "random-restart"])
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("up to N = 10,000")
+                .and(predicate::str::contains("min-conflicts")),
+        );
+    nqueens()
         .args(["find", "8", "--format", "summary"])
         .assert()
         .success()
         .stdout(predicate::str::contains("checked"));
+}
+
+#[test]
+fn a_board_beyond_memory_is_refused_before_the_search() {
+    // 400 MB of address space: N = 100,000,000 by min-conflicts needs 4.8 GB.
+    let nq = assert_cmd::cargo::cargo_bin("nqueens");
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v 400000 && exec '{}' find 100000000 --method min-conflicts",
+            nq.display()
+        ))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.starts_with(
+            "nqueens: finding a solution for N = 100,000,000 by min-conflicts needs 4800 MB"
+        ) && stderr.contains("is available; the explicit construction needs 400 MB"),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty());
 }

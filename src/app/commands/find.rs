@@ -5,13 +5,21 @@ use crate::app::args::choices::FindMethod;
 use crate::app::failure::Failure;
 use crate::app::output::Output;
 use crate::app::render::{Format, Item, stream_board, svg, write_text};
-use nqueens::construct::{FindError, explicit, min_conflicts, random_restart};
+use crate::app::system::memory_available;
+use nqueens::construct::{
+    FindError, MIN_CONFLICTS_BYTES_PER_ROW, explicit, min_conflicts, random_restart,
+};
+use nqueens::words::human_bytes;
 use std::time::Instant;
 
 /// The seed of the random methods when none is given.
 pub const DEFAULT_SEED: u64 = 1;
 /// The step limit of the random methods when none is given.
 pub const DEFAULT_MAX_STEPS: u64 = 50_000_000;
+
+/// The largest board random placement with restarts takes: past N = 1,000 its tries
+/// rarely succeed, and each costs O(N^2), so it would run to its step limit for hours.
+const LARGEST_RANDOM_RESTART: usize = 10_000;
 
 /// Boards are drawn only up to this side; larger ones are written as a list.
 const LARGEST_DRAWN: usize = 64;
@@ -45,6 +53,15 @@ pub fn run(args: &FindArgs) -> Result<(), Failure> {
             }
         }
     }
+    if args.method == FindMethod::RandomRestart && n > LARGEST_RANDOM_RESTART {
+        return Err(Failure::refused(format!(
+            "random placement with restarts is for boards up to N = {}: its tries almost \
+             never complete a larger board, and each costs about N^2 operations (N = \
+             1,000 took 4 to over 60 s); use --method min-conflicts or explicit",
+            nqueens::words::thousands(LARGEST_RANDOM_RESTART as u64)
+        )));
+    }
+    refuse_beyond_memory(n, args.method)?;
     let seed = args.seed.unwrap_or(DEFAULT_SEED);
     let max_steps = args.max_steps.unwrap_or(DEFAULT_MAX_STEPS);
     // The destination is checked (and claimed) before the search.
@@ -89,4 +106,35 @@ pub fn run(args: &FindArgs) -> Result<(), Failure> {
         }
     }
     out.finish()
+}
+
+/// Refuses a search whose board would not fit in the memory left (an allocation that
+/// fails ends the process with no word of why).
+fn refuse_beyond_memory(n: usize, method: FindMethod) -> Result<(), Failure> {
+    let per_row = match method {
+        FindMethod::Explicit => 4,
+        FindMethod::MinConflicts => MIN_CONFLICTS_BYTES_PER_ROW,
+        // Counts of the lines (20 bytes a row), the board and one row's free squares.
+        FindMethod::RandomRestart => 32,
+    };
+    let needed = per_row * n as u64;
+    match memory_available() {
+        Some(available) if needed > available => {
+            let explicit = match method {
+                FindMethod::Explicit => String::new(),
+                _ => format!(
+                    "; the explicit construction needs {}",
+                    human_bytes(4 * n as u64)
+                ),
+            };
+            Err(Failure::refused(format!(
+                "finding a solution for N = {} by {} needs {} of memory, but {} is available{explicit}",
+                nqueens::words::thousands(n as u64),
+                method.name(),
+                human_bytes(needed),
+                human_bytes(available)
+            )))
+        }
+        _ => Ok(()),
+    }
 }

@@ -1,0 +1,13 @@
+//! One solution for a large board, fast: an explicit construction, min-conflicts local
+//! search, and random placement with restarts. Every answer is checked before it is
+//! returned; a method that gives up says so instead of answering wrongly.
+
+mod answer;
+mod explicit;
+mod min_conflicts;
+mod random_restart;
+
+pub use answer::{Board, FindError};
+pub use explicit::explicit;
+pub use min_conflicts::{BYTES_PER_ROW as MIN_CONFLICTS_BYTES_PER_ROW, min_conflicts};
+pub use random_restart::random_restart;
