@@ -13,7 +13,15 @@ fn find_gives_checked_solutions_for_large_boards() {
         assert_eq!(cols.len(), n.parse::<usize>().unwrap());
         assert!(common::is_solution(&cols), "N = {n}");
     }
-    let a = stdout_of(&["find", "5000", "--method", "min-conflicts", "--seed", "9"]);
+    let a = stdout_of(&[
+        "find",
+        "5000",
+        "--method",
+        "min-conflicts",
+        "--seed",
+        "9",
+        "-q",
+    ]);
     assert!(common::is_solution(&parse_list(a.trim())));
     assert_eq!(
         a,

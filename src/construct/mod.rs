@@ -9,5 +9,7 @@ mod random_restart;
 
 pub use answer::{Board, FindError};
 pub use explicit::explicit;
-pub use min_conflicts::{BYTES_PER_ROW as MIN_CONFLICTS_BYTES_PER_ROW, min_conflicts};
+pub use min_conflicts::{
+    BYTES_PER_ROW as MIN_CONFLICTS_BYTES_PER_ROW, min_conflicts, min_conflicts_showing,
+};
 pub use random_restart::random_restart;

@@ -372,6 +372,11 @@ pub struct FindArgs {
     /// Overwrite an existing --output file.
     #[arg(long)]
     pub force: bool,
+
+    /// Show no progress bar (min-conflicts draws one on stderr, after a second, over the
+    /// queens of its start).
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
 }
 
 #[derive(ClapArgs, Debug)]

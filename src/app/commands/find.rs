@@ -4,10 +4,11 @@ use crate::app::args::FindArgs;
 use crate::app::args::choices::FindMethod;
 use crate::app::failure::Failure;
 use crate::app::output::Output;
+use crate::app::progress::Bar;
 use crate::app::render::{Format, Item, stream_board, svg, write_text};
 use crate::app::system::memory_available;
 use nqueens::construct::{
-    FindError, MIN_CONFLICTS_BYTES_PER_ROW, explicit, min_conflicts, random_restart,
+    FindError, MIN_CONFLICTS_BYTES_PER_ROW, explicit, min_conflicts_showing, random_restart,
 };
 use nqueens::words::human_bytes;
 use std::time::Instant;
@@ -69,7 +70,12 @@ pub fn run(args: &FindArgs) -> Result<(), Failure> {
     let started = Instant::now();
     let found = match args.method {
         FindMethod::Explicit => explicit(n),
-        FindMethod::MinConflicts => min_conflicts(n, seed, max_steps),
+        FindMethod::MinConflicts => {
+            let bar = Bar::new(format!("N = {n}"), args.quiet).counting("queens placed");
+            let found = min_conflicts_showing(n, seed, max_steps, &bar);
+            bar.finish();
+            found
+        }
         FindMethod::RandomRestart => random_restart(n, seed, max_steps),
     };
     let seconds = started.elapsed().as_secs_f64();
