@@ -46,6 +46,13 @@ impl Lines {
         self.cols[c].queens + self.diag[d].queens + self.anti[a].queens
     }
 
+    /// Queens on the square's two diagonals: all of [`Lines::hits`] in a column with no
+    /// queen, one memory access fewer.
+    fn diagonal_hits(&self, row: usize, col: usize) -> u32 {
+        let [_, d, a] = self.of(row, col);
+        self.diag[d].queens + self.anti[a].queens
+    }
+
     /// Puts row `row`'s queen on column `col`, and returns the rows of queens that
     /// share a line with it and had none before (they are attacked from now on).
     fn place(&mut self, row: usize, col: usize) -> [Option<usize>; 3] {
@@ -189,7 +196,8 @@ fn one_try(
         let mut best = (u32::MAX, 0);
         for _ in 0..SAMPLES.min(unused.len()) {
             let i = rng.usize(..unused.len());
-            let hits = lines.hits(row, unused[i] as usize);
+            // An unused column holds no queen yet.
+            let hits = lines.diagonal_hits(row, unused[i] as usize);
             if hits < best.0 {
                 best = (hits, i);
                 if hits == 0 {
