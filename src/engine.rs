@@ -301,12 +301,20 @@ impl Engine {
         if missing > 0 {
             return Err(Error::Incomplete(missing));
         }
-        let (mut total, mut nodes) = (0u128, u128::from(plan.prefix_nodes()));
+        let (mut total, mut nodes) = (0u128, 0u128);
         for (id, tally) in tallies.iter().enumerate() {
             let tally = tally.expect("checked above");
             total += u128::from(plan.weight(id)) * u128::from(tally.solutions);
             nodes += u128::from(tally.nodes);
         }
+        self.finish_summed(plan, total, nodes)
+    }
+
+    /// [`Engine::finish`] from sums a caller made itself, holding no tallies: `total`,
+    /// every sub-problem's solutions times its [`Plan::weight`], and `nodes`, theirs
+    /// summed (a merge of a million shards sums them file by file).
+    pub fn finish_summed(&self, plan: &Plan, total: u128, nodes: u128) -> Result<Count, Error> {
+        let mut nodes = nodes + u128::from(plan.prefix_nodes());
         let n = plan.n();
         let fixed = self.fixed_counts(n);
         nodes += fixed.iter().map(|t| u128::from(t.nodes)).sum::<u128>();

@@ -113,12 +113,22 @@ pub struct ShardResult {
 /// machine or time that found them), so two sites that counted the same sub-problems,
 /// whole or in shards, compare digests instead of redoing the work.
 pub fn digest(results: impl IntoIterator<Item = (usize, u64)>) -> String {
-    use sha2::{Digest, Sha256};
     let mut sorted: Vec<(usize, u64)> = results.into_iter().collect();
     sorted.sort_unstable();
+    digest_in_order(sorted)
+}
+
+/// [`digest`] of results already by increasing id, made as they come (nothing is held;
+/// results in another order give another digest).
+pub fn digest_in_order(results: impl IntoIterator<Item = (usize, u64)>) -> String {
+    use sha2::{Digest, Sha256};
+    use std::fmt::Write;
     let mut hasher = Sha256::new();
-    for (id, solutions) in sorted {
-        hasher.update(format!("{id} {solutions}\n").as_bytes());
+    let mut line = String::new();
+    for (id, solutions) in results {
+        line.clear();
+        writeln!(line, "{id} {solutions}").expect("a String takes any text");
+        hasher.update(line.as_bytes());
     }
     hasher
         .finalize()
@@ -244,6 +254,19 @@ pub fn tally_map(subproblems: usize, records: &[Record]) -> Result<BTreeMap<usiz
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_digest_made_in_order_is_the_digest_of_the_same_results_shuffled() {
+        let results: Vec<(usize, u64)> =
+            (0..1000).map(|id| (id, (id as u64 * 7919) % 613)).collect();
+        let mut shuffled = results.clone();
+        shuffled.reverse();
+        shuffled.swap(3, 700);
+        assert_eq!(digest_in_order(results.clone()), digest(shuffled));
+        let mut changed = results.clone();
+        changed[500].1 += 1;
+        assert_ne!(digest_in_order(changed), digest(results));
+    }
 
     /// Records become a map by id; an id out of range or given twice is refused, named.
     #[test]

@@ -62,18 +62,28 @@ pub fn refuse(file: &Path, why: String) -> Failure {
     Failure::refused(format!("{}: {why}", file.display()))
 }
 
+/// What a plan of shard results is for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Purpose {
+    /// Merging: the plan gives ids and weights and counts no sub-problem, so it needs
+    /// none of a count's memory (a head node merges what a cluster counted).
+    Merge,
+    /// Counting a sample again, by the method's other decomposition where it has one.
+    Recount,
+}
+
 /// The engine and plan that give the shards' sub-problem ids, or a refusal when this
-/// version splits the count otherwise.
-///
-/// With `other_way`, the plan counts each sub-problem by the method's other
-/// decomposition where it has one (the returned flag says whether it did).
+/// version splits the count otherwise. For [`Purpose::Recount`] the plan counts each
+/// sub-problem by the method's other decomposition where it has one (the returned flag
+/// says whether it did).
 pub fn plan_of(
     first: &ShardResult,
     file: &Path,
     threads: Option<usize>,
     kernel: KernelArg,
-    other_way: bool,
+    purpose: Purpose,
 ) -> Result<(Engine, Plan, bool), Failure> {
+    let other_way = purpose == Purpose::Recount;
     let method = Method::from_name(&first.method).ok_or_else(|| {
         refuse(
             file,
@@ -90,10 +100,13 @@ pub fn plan_of(
         method: MethodArg::Auto,
         kernel,
     };
-    let options = Options {
+    let mut options = Options {
         method: MethodChoice::Only(method),
         ..flags.options()?
     };
+    if purpose == Purpose::Merge {
+        options.memory_budget = None;
+    }
     let engine = Engine::new(&options).map_err(worded)?;
     // A run of one shard needs only its share of the tables.
     let parts = first.shards.max(1);

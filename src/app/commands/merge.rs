@@ -1,8 +1,9 @@
 //! `nqueens merge FILES...`: the count from shard results, once they prove complete.
 //!
-//! Every file is read and checked before anything is counted: a file that cannot be read,
-//! is damaged or edited, belongs to another count, or leaves a shard missing is refused
-//! (exit 2). A shard given twice (run twice, on two machines say) must agree with itself
+//! Every file is read and checked, one at a time, before anything is counted: a file
+//! that cannot be read, is damaged or edited, belongs to another count, or leaves a shard
+//! missing is refused (exit 2). What is kept of them is one count per sub-problem, so a
+//! campaign of millions of shards merges in the memory of its count, not of its files. A shard given twice (run twice, on two machines say) must agree with itself
 //! sub-problem by sub-problem; where the two runs differ the merge fails (exit 1) naming
 //! the sub-problems, as it does when the total differs from the published one.
 
@@ -10,29 +11,117 @@ use crate::app::args::MergeArgs;
 use crate::app::args::choices::KernelArg;
 use crate::app::failure::Failure;
 use crate::app::report::{Provenance, Seconds, describe_runs, print_count, print_header};
-use crate::app::shard_files::{Read, plan_of, read, refuse};
-use crate::app::system::print_line;
-use nqueens::records::{Run, ShardResult, digest};
+use crate::app::shard_files::{Purpose, Read, plan_of, read, refuse};
+use crate::app::system::{memory_available, print_line};
+use nqueens::Count;
+use nqueens::methods::{Partition, Plan};
+use nqueens::records::{Run, ShardResult, digest_in_order};
 use nqueens::verify::verdict;
-use nqueens::{Count, Tally};
+use nqueens::words::human_bytes;
 use std::collections::BTreeMap;
+use std::path::Path;
 
 pub fn run(args: &MergeArgs) -> Result<(), Failure> {
-    let files: Vec<Read> = args
-        .files
-        .iter()
-        .map(|file| read(file))
-        .collect::<Result<_, _>>()?;
-    same_count(&files)?;
-    let shards = one_per_number(&files)?;
-    let first = &shards.values().next().expect("one file at least").shard;
-    let (engine, plan, _) = plan_of(first, files[0].file, args.threads, KernelArg::Auto, false)?;
-    let parts = plan.partition(first.shards);
-    let mut tallies: Vec<Option<Tally>> = vec![None; plan.len()];
-    for read in shards.values() {
+    // One file at a time, so that a campaign of a million shards is merged in the
+    // memory of one count per sub-problem (8 bytes each), not of every file at once.
+    let first = read(&args.files[0])?;
+    let (engine, plan, _) = plan_of(
+        &first.shard,
+        first.file,
+        args.threads,
+        KernelArg::Auto,
+        Purpose::Merge,
+    )?;
+    refuse_beyond_memory(&plan)?;
+    let parts = plan.partition(first.shard.shards);
+    let mut merged = Merged::new(&plan, parts, &first);
+    merged.take(first)?;
+    for file in &args.files[1..] {
+        merged.take(read(file)?)?;
+    }
+    merged.refuse_missing()?;
+    let count = engine
+        .finish_summed(&plan, merged.weighted, merged.nodes)
+        .map_err(|e| match e {
+            nqueens::Error::Inconsistent { .. } => Failure::refused(format!(
+                "{e}: one of the shard files holds results that were edited or damaged; run \
+                 its shard again"
+            )),
+            _ => Failure::failed(e.to_string()),
+        })?;
+    let whole = digest_in_order(merged.solutions.iter().copied().enumerate());
+    let provenance = Provenance {
+        runs: &merged.runs,
+        digest: Some(&whole),
+    };
+    report(args, &count, &merged.shards, provenance)
+}
+
+/// Refuses a merge whose count per sub-problem would not fit in the memory left.
+fn refuse_beyond_memory(plan: &Plan) -> Result<(), Failure> {
+    let needed = 8 * plan.len() as u64;
+    match memory_available() {
+        Some(available) if needed > available => Err(Failure::refused(format!(
+            "merging N = {} keeps a count for each of its {} sub-problems: it needs {} of \
+             memory, but {} is available",
+            plan.n(),
+            nqueens::words::thousands(plan.len() as u64),
+            human_bytes(needed),
+            human_bytes(available)
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// What a merge keeps of a shard once its file is read.
+struct Shard {
+    /// The first file given for it.
+    file: std::path::PathBuf,
+    seconds: f64,
+    /// The core-seconds its runs took (0 where the file does not say).
+    core_seconds: f64,
+}
+
+/// The shards read so far: each sub-problem's count, by id (from the first file of its
+/// shard; a second file of the shard is compared with it), the weighted total and the
+/// nodes, and what the report needs of each shard.
+struct Merged<'p> {
+    plan: &'p Plan,
+    parts: Partition<'p>,
+    /// The first file, which every other must match (the same N, split and shards).
+    first: (std::path::PathBuf, ShardResult),
+    solutions: Vec<u64>,
+    weighted: u128,
+    nodes: u128,
+    shards: BTreeMap<usize, Shard>,
+    /// The runs that did the work, file by file (a shard's second file's too).
+    runs: Vec<Run>,
+}
+
+impl<'p> Merged<'p> {
+    fn new(plan: &'p Plan, parts: Partition<'p>, first: &Read) -> Merged<'p> {
+        let mut header = first.shard.clone();
+        header.results = Vec::new();
+        Merged {
+            plan,
+            parts,
+            first: (first.file.to_path_buf(), header),
+            solutions: vec![0; plan.len()],
+            weighted: 0,
+            nodes: 0,
+            shards: BTreeMap::new(),
+            runs: Vec::new(),
+        }
+    }
+
+    /// Takes one file's counts, or refuses it: another count's, one that does not cover
+    /// exactly its shard's sub-problems, or a second result of a shard that disagrees
+    /// with the first (exit 1, naming where).
+    fn take(&mut self, read: Read) -> Result<(), Failure> {
+        same_count(&self.first.1, &self.first.0, &read)?;
         let s = &read.shard;
-        let ids: Vec<usize> = s.results.iter().map(|r| r.0).collect();
-        if ids != parts.part(s.shard - 1) {
+        let ids = s.results.iter().map(|r| r.0);
+        if !ids.eq(self.parts.part(s.shard - 1)) {
             return Err(refuse(
                 read.file,
                 format!(
@@ -41,33 +130,83 @@ pub fn run(args: &MergeArgs) -> Result<(), Failure> {
                 ),
             ));
         }
-        for &(id, solutions, nodes) in &s.results {
-            tallies[id] = Some(Tally { solutions, nodes });
+        if let Some(earlier) = self.shards.get(&s.shard) {
+            self.compare_twins(&earlier.file, &read)?;
+            self.runs.extend(runs_of(s));
+            return Ok(());
         }
-    }
-    let count = engine.finish(&plan, &tallies).map_err(|e| match e {
-        nqueens::Error::Inconsistent { .. } => Failure::refused(format!(
-            "{e}: one of the shard files holds results that were edited or damaged; run its \
-             shard again"
-        )),
-        _ => Failure::failed(e.to_string()),
-    })?;
-    let runs: Vec<Run> = files.iter().flat_map(|r| runs_of(&r.shard)).collect();
-    let whole = digest(
-        tallies
+        for &(id, solutions, nodes) in &s.results {
+            self.solutions[id] = solutions;
+            self.weighted += u128::from(self.plan.weight(id)) * u128::from(solutions);
+            self.nodes += u128::from(nodes);
+        }
+        let runs = runs_of(s);
+        let core_seconds = runs
             .iter()
-            .enumerate()
-            .map(|(id, t)| (id, t.expect("every shard is here").solutions)),
-    );
-    let provenance = Provenance {
-        runs: &runs,
-        digest: Some(&whole),
-    };
-    report(args, &count, &shards, provenance)
+            .map(|run| run.seconds * (run.threads * run.ranks.max(1)) as f64)
+            .sum();
+        self.runs.extend(runs);
+        self.shards.insert(
+            s.shard,
+            Shard {
+                file: read.file.to_path_buf(),
+                seconds: s.seconds,
+                core_seconds,
+            },
+        );
+        Ok(())
+    }
+
+    /// A second result of a shard: the same counts for every sub-problem as the first,
+    /// or a failed check.
+    fn compare_twins(&self, earlier: &Path, read: &Read) -> Result<(), Failure> {
+        let s = &read.shard;
+        let differ: Vec<usize> = s
+            .results
+            .iter()
+            .filter(|&&(id, solutions, _)| self.solutions[id] != solutions)
+            .map(|r| r.0)
+            .collect();
+        if differ.is_empty() {
+            return Ok(());
+        }
+        Err(Failure::failed(format!(
+            "{} and {} are both shard {}/{} and disagree on {}: {}; run that shard again to \
+             settle it",
+            earlier.display(),
+            read.file.display(),
+            s.shard,
+            s.shards,
+            nqueens::words::plural(differ.len() as u64, "sub-problem"),
+            nqueens::words::first_of(&differ, 10)
+        )))
+    }
+
+    /// Refuses an incomplete set, naming the missing shards and what they should take.
+    fn refuse_missing(&self) -> Result<(), Failure> {
+        let k = self.first.1.shards;
+        let missing = k - self.shards.len();
+        if missing == 0 {
+            return Ok(());
+        }
+        // The first few by name: a campaign of millions may miss millions.
+        const NAMED: usize = 20;
+        let named: Vec<String> = (1..=k)
+            .filter(|i| !self.shards.contains_key(i))
+            .take(NAMED + 1)
+            .map(|i| format!("{i}/{k}"))
+            .collect();
+        Err(Failure::refused(format!(
+            "missing {}: {} (every shard of the count must be given){}",
+            nqueens::words::plural(missing as u64, "shard"),
+            nqueens::words::first_of(&named, NAMED),
+            still_to_do(&self.shards, missing)
+        )))
+    }
 }
 
 /// Refuses a file of another count: another N, method, split, shard count or version.
-fn same_count(files: &[Read]) -> Result<(), Failure> {
+fn same_count(first: &ShardResult, first_file: &Path, other: &Read) -> Result<(), Failure> {
     let key = |s: &ShardResult| {
         (
             s.n,
@@ -88,62 +227,27 @@ fn same_count(files: &[Read]) -> Result<(), Failure> {
             nqueens::words::shorten(&s.version)
         )
     };
-    let first = &files[0];
-    match files.iter().find(|r| key(&r.shard) != key(&first.shard)) {
-        Some(other) => Err(refuse(
-            other.file,
-            format!(
-                "foreign shard: {}; {} has {}",
-                describe(&other.shard),
-                first.file.display(),
-                describe(&first.shard)
-            ),
-        )),
-        None => Ok(()),
+    if key(&other.shard) == key(first) {
+        return Ok(());
     }
-}
-
-/// The files by shard number, each shard once: a shard given twice must hold the same
-/// counts both times (else exit 1, naming where they differ); a missing shard is refused.
-fn one_per_number<'a>(files: &'a [Read<'a>]) -> Result<BTreeMap<usize, &'a Read<'a>>, Failure> {
-    let k = files[0].shard.shards;
-    let mut by_number: BTreeMap<usize, &Read> = BTreeMap::new();
-    for read in files {
-        match by_number.get(&read.shard.shard) {
-            None => {
-                by_number.insert(read.shard.shard, read);
-            }
-            Some(earlier) => compare_twins(earlier, read)?,
-        }
-    }
-    let missing: Vec<String> = (1..=k)
-        .filter(|i| !by_number.contains_key(i))
-        .map(|i| format!("{i}/{k}"))
-        .collect();
-    if !missing.is_empty() {
-        return Err(Failure::refused(format!(
-            "missing {}: {} (every shard of the count must be given){}",
-            nqueens::words::plural(missing.len() as u64, "shard"),
-            nqueens::words::first_of(&missing, 20),
-            still_to_do(&by_number, missing.len())
-        )));
-    }
-    Ok(by_number)
+    Err(refuse(
+        other.file,
+        format!(
+            "foreign shard: {}; {} has {}",
+            describe(&other.shard),
+            first_file.display(),
+            describe(first)
+        ),
+    ))
 }
 
 /// What the missing shards should take, from the core-seconds the given ones took
 /// (shards of one count are of about equal work). Empty when the files do not say (written before runs were recorded).
-fn still_to_do(given: &BTreeMap<usize, &Read>, missing: usize) -> String {
+fn still_to_do(given: &BTreeMap<usize, Shard>, missing: usize) -> String {
     let core_seconds: Vec<f64> = given
         .values()
-        .map(|r| {
-            r.shard
-                .runs
-                .iter()
-                .map(|run| run.seconds * (run.threads * run.ranks.max(1)) as f64)
-                .sum()
-        })
-        .filter(|&s: &f64| s > 0.0)
+        .map(|shard| shard.core_seconds)
+        .filter(|&s| s > 0.0)
         .collect();
     if core_seconds.is_empty() {
         return String::new();
@@ -155,38 +259,6 @@ fn still_to_do(given: &BTreeMap<usize, &Read>, missing: usize) -> String {
         nqueens::words::core_hours(mean * missing as f64 / 3600.0),
         core_seconds.len()
     )
-}
-
-/// Two results of one shard: the same counts for every sub-problem, or a failed check.
-fn compare_twins(a: &Read, b: &Read) -> Result<(), Failure> {
-    let counts = |s: &ShardResult| -> BTreeMap<usize, (u64, u64)> {
-        s.results
-            .iter()
-            .map(|&(id, sol, nodes)| (id, (sol, nodes)))
-            .collect()
-    };
-    let (left, right) = (counts(&a.shard), counts(&b.shard));
-    let differ: Vec<usize> = left
-        .keys()
-        .chain(right.keys())
-        .copied()
-        .filter(|id| left.get(id).map(|t| t.0) != right.get(id).map(|t| t.0))
-        .collect::<std::collections::BTreeSet<_>>()
-        .into_iter()
-        .collect();
-    if differ.is_empty() {
-        return Ok(());
-    }
-    Err(Failure::failed(format!(
-        "{} and {} are both shard {}/{} and disagree on {}: {}; run that shard again to \
-         settle it",
-        a.file.display(),
-        b.file.display(),
-        a.shard.shard,
-        a.shard.shards,
-        nqueens::words::plural(differ.len() as u64, "sub-problem"),
-        nqueens::words::first_of(&differ, 10)
-    )))
 }
 
 /// The runs that did a shard's work; a file from before runs were recorded names its
@@ -208,10 +280,10 @@ fn runs_of(shard: &ShardResult) -> Vec<Run> {
 fn report(
     args: &MergeArgs,
     count: &Count,
-    shards: &BTreeMap<usize, &Read>,
+    shards: &BTreeMap<usize, Shard>,
     provenance: Provenance,
 ) -> Result<(), Failure> {
-    let seconds: f64 = shards.values().map(|r| r.shard.seconds).sum();
+    let seconds: f64 = shards.values().map(|shard| shard.seconds).sum();
     let mut out = std::io::stdout().lock();
     if !args.json {
         print_header(&mut out)?;

@@ -11,7 +11,7 @@ use crate::app::args::RecountArgs;
 use crate::app::args::choices::KernelArg;
 use crate::app::failure::Failure;
 use crate::app::progress::Bar;
-use crate::app::shard_files::{plan_of, read};
+use crate::app::shard_files::{Purpose, plan_of, read};
 use crate::app::signals::Stop;
 use crate::app::system::print_line;
 use nqueens::Work;
@@ -49,7 +49,8 @@ pub fn run(args: &RecountArgs) -> Result<(), Failure> {
         KernelArg::Auto => KernelArg::from_level(other_kernel(shard)),
         chosen => chosen,
     };
-    let (engine, plan, other_way) = plan_of(shard, read.file, args.threads, kernel, true)?;
+    let (engine, plan, other_way) =
+        plan_of(shard, read.file, args.threads, kernel, Purpose::Recount)?;
     let seed = args.seed.unwrap_or_else(|| fastrand::u64(..));
     let sample = sample_of(shard, args.sample, seed);
     let stop = Stop::on_signals("stopping; the recount is abandoned")?;
