@@ -45,4 +45,5 @@ for shard in $(seq 1 "$k"); do
     [ "$status" -eq 0 ] || exit "$status"
     rm -f "$dir/n$n-shard-$shard.checkpoint"
 done
-"$nq" merge "$dir"/n"$n"-shard-*.json
+# Listed, not globbed: a campaign of a million shards passes a command line's limit.
+find "$dir" -maxdepth 1 -name "n$n-shard-*.json" | "$nq" merge --files-from -

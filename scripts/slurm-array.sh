@@ -5,6 +5,8 @@
 #   scripts/slurm-plan.sh 23 12 8                      # how many tasks: the sbatch line
 #   sbatch --array=1-16 scripts/slurm-array.sh 20     # N = 20 in 16 shards
 #   nqueens merge results/n20-shard-*.json           # once every task has finished
+#   find results -name 'n20-shard-*.json' | nqueens merge --files-from -   # (more shards
+#                                                    # than a command line holds)
 #
 # Each task writes results/nN-shard-TASK.json (and a checkpoint beside it, so a requeued
 # task resumes); logs go to the submit directory. NQUEENS names the binary if it is not

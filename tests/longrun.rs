@@ -252,6 +252,54 @@ fn shards_merge_to_the_known_totals() {
 }
 
 #[test]
+fn a_folder_or_a_list_of_shards_merges_as_the_files_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let shards = dir.path().join("shards");
+    std::fs::create_dir(&shards).unwrap();
+    let files = run_shards(&shards, 12, 5);
+    // A run's hidden temporary file and other files beside the results are left alone.
+    std::fs::write(shards.join(".n12-6-of-5.json.tmp"), "partial").unwrap();
+    std::fs::write(shards.join("times.tsv"), "shard\twall_s\n").unwrap();
+    let merged = |cmd: &mut assert_cmd::Command| {
+        let out = cmd.arg("--json").assert().success();
+        let json: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+        (json["total"].clone(), json["digest"].clone())
+    };
+    let named = merged(nqueens().arg("merge").args(&files));
+    assert!(named.0 == 14_200 && named.1.is_string(), "{named:?}");
+    assert_eq!(merged(nqueens().arg("merge").arg(&shards)), named);
+    let list: String = files.iter().map(|f| format!("{}\n", f.display())).collect();
+    assert_eq!(
+        merged(
+            nqueens()
+                .args(["merge", "--files-from", "-"])
+                .write_stdin(list.clone())
+        ),
+        named
+    );
+    let list_file = dir.path().join("list");
+    std::fs::write(&list_file, list).unwrap();
+    assert_eq!(
+        merged(nqueens().arg("merge").arg("--files-from").arg(&list_file)),
+        named
+    );
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    nqueens()
+        .arg("merge")
+        .arg(&empty)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("is a folder with no .json file"));
+    nqueens()
+        .args(["merge", "--files-from", "-"])
+        .write_stdin("")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no shard files to merge"));
+}
+
+#[test]
 fn a_board_without_sub_problems_is_one_shard_of_count_0() {
     let dir = tempfile::tempdir().unwrap();
     for n in ["2", "3"] {

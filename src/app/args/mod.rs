@@ -176,9 +176,16 @@ pub struct RecountArgs {
 
 #[derive(ClapArgs, Debug)]
 pub struct MergeArgs {
-    /// Shard result files written by `nqueens count N --shard I/K --output FILE`.
-    #[arg(value_name = "FILES", required = true)]
+    /// Shard result files written by `nqueens count N --shard I/K --output FILE`; a
+    /// folder stands for every `*.json` file in it.
+    #[arg(value_name = "FILES", required_unless_present = "files_from")]
     pub files: Vec<PathBuf>,
+
+    /// Also merge the files listed in LIST, one path a line (`-`: standard input), for
+    /// campaigns of more shards than a command line holds: `find results -name
+    /// 'n27-*.json' | nqueens merge --files-from -`.
+    #[arg(long, value_name = "LIST")]
+    pub files_from: Option<PathBuf>,
 
     /// Worker threads for the final symmetric searches.
     #[arg(long, short = 't', value_name = "T", value_parser = parse::threads, allow_negative_numbers = true)]

@@ -19,12 +19,13 @@ use nqueens::records::{Run, ShardResult, digest_in_order};
 use nqueens::verify::verdict;
 use nqueens::words::human_bytes;
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 pub fn run(args: &MergeArgs) -> Result<(), Failure> {
+    let files = shard_files(args)?;
     // One file at a time, so that a campaign of a million shards is merged in the
     // memory of one count per sub-problem (8 bytes each), not of every file at once.
-    let first = read(&args.files[0])?;
+    let first = read(&files[0])?;
     let (engine, plan, _) = plan_of(
         &first.shard,
         first.file,
@@ -36,7 +37,7 @@ pub fn run(args: &MergeArgs) -> Result<(), Failure> {
     let parts = plan.partition(first.shard.shards);
     let mut merged = Merged::new(&plan, parts, &first);
     merged.take(first)?;
-    for file in &args.files[1..] {
+    for file in &files[1..] {
         merged.take(read(file)?)?;
     }
     merged.refuse_missing()?;
@@ -55,6 +56,51 @@ pub fn run(args: &MergeArgs) -> Result<(), Failure> {
         digest: Some(&whole),
     };
     report(args, &count, &merged.shards, provenance)
+}
+
+/// The files to merge: those named, every `*.json` file of a folder named (by name; not
+/// hidden ones, such as a run's temporary files), and those listed in `--files-from`.
+fn shard_files(args: &MergeArgs) -> Result<Vec<PathBuf>, Failure> {
+    let mut files = Vec::new();
+    for path in &args.files {
+        if !path.is_dir() {
+            files.push(path.clone());
+            continue;
+        }
+        let cannot = |e: std::io::Error| refuse(path, format!("cannot read the folder ({e})"));
+        let mut found: Vec<PathBuf> = Vec::new();
+        for entry in std::fs::read_dir(path).map_err(cannot)? {
+            let file = entry.map_err(cannot)?.path();
+            let name = file.file_name().and_then(|n| n.to_str()).unwrap_or(".");
+            if name.ends_with(".json") && !name.starts_with('.') && !file.is_dir() {
+                found.push(file);
+            }
+        }
+        if found.is_empty() {
+            return Err(refuse(path, "is a folder with no .json file".into()));
+        }
+        found.sort();
+        files.extend(found);
+    }
+    if let Some(list) = &args.files_from {
+        let text = match list.as_os_str() == "-" {
+            true => std::io::read_to_string(std::io::stdin()),
+            false => std::fs::read_to_string(list),
+        }
+        .map_err(|e| refuse(list, format!("cannot read the list of files ({e})")))?;
+        files.extend(
+            text.lines()
+                .map(str::trim_end)
+                .filter(|line| !line.is_empty())
+                .map(PathBuf::from),
+        );
+    }
+    if files.is_empty() {
+        return Err(Failure::refused(
+            "no shard files to merge: the list is empty",
+        ));
+    }
+    Ok(files)
 }
 
 /// Refuses a merge whose count per sub-problem would not fit in the memory left.
@@ -76,7 +122,7 @@ fn refuse_beyond_memory(plan: &Plan) -> Result<(), Failure> {
 /// What a merge keeps of a shard once its file is read.
 struct Shard {
     /// The first file given for it.
-    file: std::path::PathBuf,
+    file: PathBuf,
     seconds: f64,
     /// The core-seconds its runs took (0 where the file does not say).
     core_seconds: f64,
@@ -89,7 +135,7 @@ struct Merged<'p> {
     plan: &'p Plan,
     parts: Partition<'p>,
     /// The first file, which every other must match (the same N, split and shards).
-    first: (std::path::PathBuf, ShardResult),
+    first: (PathBuf, ShardResult),
     solutions: Vec<u64>,
     weighted: u128,
     nodes: u128,
