@@ -3,7 +3,8 @@
 //! Every file is read and checked, one at a time, before anything is counted: a file
 //! that cannot be read, is damaged or edited, belongs to another count, or leaves a shard
 //! missing is refused (exit 2). What is kept of them is one count per sub-problem, so a
-//! campaign of millions of shards merges in the memory of its count, not of its files. A shard given twice (run twice, on two machines say) must agree with itself
+//! campaign of millions of shards merges in the memory of its count, not of its files.
+//! A shard given twice (run twice, on two machines say) must agree with itself
 //! sub-problem by sub-problem; where the two runs differ the merge fails (exit 1) naming
 //! the sub-problems, as it does when the total differs from the published one.
 
@@ -134,8 +135,10 @@ struct Shard {
 struct Merged<'p> {
     plan: &'p Plan,
     parts: Partition<'p>,
-    /// The first file, which every other must match (the same N, split and shards).
-    first: (PathBuf, ShardResult),
+    /// The first file, which every other must match (the same N, split and shards), and
+    /// what it says but its results.
+    first_file: PathBuf,
+    first: ShardResult,
     solutions: Vec<u64>,
     weighted: u128,
     nodes: u128,
@@ -151,7 +154,8 @@ impl<'p> Merged<'p> {
         Merged {
             plan,
             parts,
-            first: (first.file.to_path_buf(), header),
+            first_file: first.file.to_path_buf(),
+            first: header,
             solutions: vec![0; plan.len()],
             weighted: 0,
             nodes: 0,
@@ -164,7 +168,7 @@ impl<'p> Merged<'p> {
     /// exactly its shard's sub-problems, or a second result of a shard that disagrees
     /// with the first (exit 1, naming where).
     fn take(&mut self, read: Read) -> Result<(), Failure> {
-        same_count(&self.first.1, &self.first.0, &read)?;
+        same_count(&self.first, &self.first_file, &read)?;
         let s = &read.shard;
         let ids = s.results.iter().map(|r| r.0);
         if !ids.eq(self.parts.part(s.shard - 1)) {
@@ -230,7 +234,7 @@ impl<'p> Merged<'p> {
 
     /// Refuses an incomplete set, naming the missing shards and what they should take.
     fn refuse_missing(&self) -> Result<(), Failure> {
-        let k = self.first.1.shards;
+        let k = self.first.shards;
         let missing = k - self.shards.len();
         if missing == 0 {
             return Ok(());
