@@ -4,6 +4,7 @@
 
 mod answer;
 mod explicit;
+mod lines;
 mod min_conflicts;
 mod random_restart;
 

@@ -120,8 +120,8 @@ fn refuse_beyond_memory(n: usize, method: FindMethod) -> Result<(), Failure> {
     let per_row = match method {
         FindMethod::Explicit => 4,
         FindMethod::MinConflicts => MIN_CONFLICTS_BYTES_PER_ROW,
-        // Counts of the lines (20 bytes a row), the board and one row's free squares.
-        FindMethod::RandomRestart => 32,
+        // The lines (40 bytes a row), the board and one row's free squares.
+        FindMethod::RandomRestart => 52,
     };
     let needed = per_row * n as u64;
     match memory_available() {
