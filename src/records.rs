@@ -20,9 +20,11 @@ pub const SHARD_FORMAT: &str = "nqueens-shard-1";
 /// One finished sub-problem: id, solutions, nodes.
 pub type Record = (usize, u64, u64);
 
-/// A count in progress: which sub-problems are finished, and their tallies.
+/// A count in progress: which sub-problems are finished, and their tallies. `D` holds the
+/// records: a list when read, [`Streamed`] when written (so that a checkpoint of millions
+/// of sub-problems is written from the run's own tallies, not from a copy of them).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Checkpoint {
+pub struct Checkpoint<D = Vec<Record>> {
     /// Always [`CHECKPOINT_FORMAT`].
     pub format: String,
     /// The nqueens version that wrote it.
@@ -39,7 +41,7 @@ pub struct Checkpoint {
     /// The shard `[I, K]` this run covers, if it is one.
     pub shard: Option<(usize, usize)>,
     /// The finished sub-problems, by increasing id.
-    pub done: Vec<Record>,
+    pub done: D,
     /// Seconds spent on the count so far, over every run that resumed it (files from
     /// before this field read as 0).
     #[serde(default)]
@@ -201,6 +203,83 @@ impl Checksummed for ShardResult {
     }
 }
 
+/// Records serialized as a JSON list straight from an iterator, which the closure makes
+/// anew for each write: a checkpoint's finished sub-problems, taken from the run's own
+/// tallies where they are.
+pub struct Streamed<F>(pub F);
+
+impl<F, I> Serialize for Streamed<F>
+where
+    F: Fn() -> I,
+    I: Iterator<Item = Record>,
+{
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq((self.0)())
+    }
+}
+
+/// Writes `blank` sealed, byte for byte as [`Checksummed::to_file_text`] writes the record
+/// it stands for: `blank` must serialize to that record's JSON with its checksum (the last
+/// field) empty. The text goes through the CRC on its way out, so neither a copy of the
+/// record nor its text is held: a checkpoint of a whole count of N = 27 (135 million
+/// sub-problems, 2 GB of text) was held three times over to be written.
+pub fn write_sealed(blank: &impl Serialize, out: impl std::io::Write) -> std::io::Result<()> {
+    let mut sealer = Sealer {
+        out: std::io::BufWriter::with_capacity(1 << 16, out),
+        crc: crc32fast::Hasher::new(),
+        held: Vec::with_capacity(HELD.len() + 1),
+    };
+    serde_json::to_writer(&mut sealer, blank)?;
+    sealer.finish()
+}
+
+/// The end of a blank record: the checksum's empty value closed, then the record.
+const HELD: &[u8] = b"\"}";
+
+/// A writer that takes the CRC of everything written and holds back its last bytes, so
+/// that the checksum can be written into the blank value they close.
+struct Sealer<W: std::io::Write> {
+    out: std::io::BufWriter<W>,
+    crc: crc32fast::Hasher,
+    held: Vec<u8>,
+}
+
+impl<W: std::io::Write> std::io::Write for Sealer<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.crc.update(buf);
+        if buf.len() >= HELD.len() {
+            let (passed, kept) = buf.split_at(buf.len() - HELD.len());
+            self.out.write_all(&self.held)?;
+            self.out.write_all(passed)?;
+            self.held.clear();
+            self.held.extend_from_slice(kept);
+        } else {
+            self.held.extend_from_slice(buf);
+            let over = self.held.len().saturating_sub(HELD.len());
+            self.out.write_all(&self.held[..over])?;
+            self.held.drain(..over);
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
+    }
+}
+
+impl<W: std::io::Write> Sealer<W> {
+    fn finish(mut self) -> std::io::Result<()> {
+        use std::io::Write;
+        assert_eq!(
+            self.held, HELD,
+            "a sealed record ends with its empty checksum"
+        );
+        let sum = self.crc.clone().finalize();
+        writeln!(self.out, "{sum:08x}\"}}")?;
+        self.out.flush()
+    }
+}
+
 /// Parses a file's text and checks its checksum.
 ///
 /// The checksum is that of the file's bytes with its value left empty, as
@@ -285,6 +364,73 @@ mod tests {
         );
         let twice = tally_map(10, &[(4, 1, 1), (5, 1, 1), (4, 2, 2)]).unwrap_err();
         assert!(twice.contains("sub-problem 4 appears twice"), "{twice}");
+    }
+
+    fn checkpoint<D>(done: D) -> Checkpoint<D> {
+        Checkpoint {
+            format: CHECKPOINT_FORMAT.into(),
+            version: "0".into(),
+            n: 8,
+            method: backtrack(),
+            split_depth: 0,
+            subproblems: 1 << 40,
+            shard: Some((3, 7)),
+            done,
+            seconds: 0.1 + 0.2,
+            runs: vec![Run {
+                host: "h\"q".into(),
+                kernel: "avx2".into(),
+                threads: 2,
+                ranks: 1,
+                seconds: 1e-7,
+            }],
+            checksum: String::new(),
+        }
+    }
+
+    /// A checkpoint streamed from its records is, byte for byte, the one written from a
+    /// copy of them, and reads back as it was.
+    #[test]
+    fn a_streamed_checkpoint_is_the_text_of_the_whole_one() {
+        for count in [0, 1, 2, 3, 1000] {
+            let done: Vec<Record> = (0..count)
+                .map(|i| (i * 3, u64::MAX - i as u64, i as u64 * 7))
+                .collect();
+            let whole = checkpoint(done.clone());
+            let streamed = checkpoint(Streamed(|| done.iter().copied()));
+            let mut bytes = Vec::new();
+            write_sealed(&streamed, &mut bytes).expect("a Vec takes any bytes");
+            let text = String::from_utf8(bytes).expect("JSON is UTF-8");
+            assert_eq!(text, whole.to_file_text(), "{count} records");
+            let back = parse::<Checkpoint>(&text).expect("sealed");
+            assert_eq!((back.done, back.shard), (whole.done, whole.shard));
+        }
+    }
+
+    /// The sealer holds back the record's last two bytes however its writes are cut.
+    #[test]
+    fn the_sealer_takes_writes_of_any_length() {
+        use std::io::Write;
+        let blank = br#"{"a":[1,2],"checksum":""}"#;
+        let sum = crc32fast::hash(blank);
+        for cut in [1, 2, 3, 5, blank.len()] {
+            let mut out = Vec::new();
+            let mut sealer = Sealer {
+                out: std::io::BufWriter::new(&mut out),
+                crc: crc32fast::Hasher::new(),
+                held: Vec::new(),
+            };
+            for piece in blank.chunks(cut) {
+                sealer.write_all(piece).expect("a Vec takes any bytes");
+            }
+            sealer.finish().expect("a Vec takes any bytes");
+            let want = format!("{{\"a\":[1,2],\"checksum\":\"{sum:08x}\"}}\n");
+            assert_eq!(
+                String::from_utf8(out).expect("ASCII"),
+                want,
+                "writes of {cut}"
+            );
+        }
     }
 
     #[test]

@@ -77,8 +77,18 @@ fn claim_temp(path: &Path, force: bool) -> Result<NamedTempFile, Failure> {
 /// Without `replace`, a file that appeared at `path` meanwhile is not replaced (an
 /// error).
 pub fn write_atomically(path: &Path, text: &str, replace: bool) -> io::Result<()> {
+    write_atomically_with(path, replace, |file| file.write_all(text.as_bytes()))
+}
+
+/// [`write_atomically`] of what `write` writes to the file, streamed (a checkpoint of
+/// millions of sub-problems is never held as text).
+pub fn write_atomically_with(
+    path: &Path,
+    replace: bool,
+    write: impl FnOnce(&mut fs::File) -> io::Result<()>,
+) -> io::Result<()> {
     let mut temp = temp_beside(path)?;
-    temp.write_all(text.as_bytes())?;
+    write(temp.as_file_mut())?;
     temp.as_file().sync_all()?;
     if replace {
         temp.persist(path).map_err(|e| e.error)?;

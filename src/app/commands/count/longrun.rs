@@ -3,14 +3,14 @@
 //! checkpoint.
 
 use crate::app::failure::{Failure, too_many_shards};
-use crate::app::output::write_atomically;
+use crate::app::output::write_atomically_with;
 use crate::app::progress::Bar;
 use crate::app::system::hostname;
 use nqueens::Plan;
 use nqueens::Tally;
 use nqueens::records::{
-    CHECKPOINT_FORMAT, Checkpoint, Checksummed, Record, Run, SHARD_FORMAT, ShardResult, parse,
-    tally_map,
+    CHECKPOINT_FORMAT, Checkpoint, Record, Run, SHARD_FORMAT, ShardResult, Streamed, parse,
+    tally_map, write_sealed,
 };
 use std::collections::BTreeMap;
 use std::fs;
@@ -75,7 +75,8 @@ pub const NOTHING_SAVED: &str = "nothing was saved (use --checkpoint FILE to kee
 pub fn stopped_with(finished: usize, of: usize, saved: &str, status: u8) -> Failure {
     Failure::interrupted(
         format!(
-            "interrupted with {finished} of {} done; {saved}",
+            "interrupted with {} of {} done; {saved}",
+            nqueens::words::thousands(finished as u64),
             nqueens::words::plural(of as u64, "sub-problem")
         ),
         status,
@@ -232,15 +233,19 @@ fn records(done: &BTreeMap<usize, Tally>) -> Vec<Record> {
         .collect()
 }
 
-/// Writes the checkpoint whole, or leaves the previous one. `runs` are every run so far,
-/// this one last.
-pub fn write_checkpoint(
+/// Writes the checkpoint whole, or leaves the previous one: the finished sub-problems
+/// are those `done` lists (by increasing id), streamed from where the run keeps them.
+/// `runs` are every run so far, this one last.
+pub fn write_checkpoint<I>(
     path: &Path,
     numbering: &Numbering,
-    done: &BTreeMap<usize, Tally>,
+    done: impl Fn() -> I,
     seconds: f64,
     runs: Vec<Run>,
-) -> std::io::Result<()> {
+) -> std::io::Result<()>
+where
+    I: Iterator<Item = (usize, Tally)>,
+{
     let cp = Checkpoint {
         format: CHECKPOINT_FORMAT.into(),
         version: VERSION.into(),
@@ -249,12 +254,12 @@ pub fn write_checkpoint(
         split_depth: numbering.depth,
         subproblems: numbering.subproblems,
         shard: numbering.shard.map(|s| (s.index, s.count)),
-        done: records(done),
+        done: Streamed(|| done().map(|(id, t)| (id, t.solutions, t.nodes))),
         seconds,
         runs,
         checksum: String::new(),
     };
-    write_atomically(path, &cp.to_file_text(), true)
+    write_atomically_with(path, true, |file| write_sealed(&cp, file))
 }
 
 /// The shard's result file, from its finished sub-problems and the runs that did them.
@@ -355,14 +360,22 @@ impl Checkpointer<'_> {
     ) {
         let mut cadence = Cadence::new(self.every);
         let mut failing = false;
+        // This run's finished sub-problems as of the last write, by id. Only those
+        // finished since are copied from `fresh` at each write (so the workers wait on
+        // its lock for no longer than that): the map of earlier runs and the list are
+        // never copied whole, nor the records gathered, to write them.
+        let mut mine: Vec<(usize, Tally)> = Vec::new();
         while !finished.load(Ordering::Relaxed) {
             std::thread::sleep(Duration::from_millis(20).min(cadence.wait()));
             if !cadence.due() {
                 continue;
             }
-            let mut all = saved.clone();
-            all.extend(fresh.lock().expect("no panics hold it").iter().copied());
-            let written = cadence.time(|| self.write(&all));
+            let taken = mine.len();
+            mine.extend_from_slice(&fresh.lock().expect("no panics hold it")[taken..]);
+            // Two runs in order: the stable sort merges them in one pass.
+            mine.sort_by_key(|&(id, _)| id);
+            let written =
+                cadence.time(|| self.write(|| in_id_order(tallies(saved), mine.iter().copied())));
             self.tell(written, &mut failing, |line| bar.note(line));
         }
     }
@@ -388,8 +401,11 @@ impl Checkpointer<'_> {
         }
     }
 
-    /// Writes the checkpoint with these sub-problems done.
-    pub fn write(&self, done: &BTreeMap<usize, Tally>) -> std::io::Result<()> {
+    /// Writes the checkpoint with the sub-problems `done` lists (by increasing id).
+    pub fn write<I>(&self, done: impl Fn() -> I) -> std::io::Result<()>
+    where
+        I: Iterator<Item = (usize, Tally)>,
+    {
         let run = self.started.elapsed().as_secs_f64();
         write_checkpoint(
             self.path,
@@ -399,6 +415,24 @@ impl Checkpointer<'_> {
             with_run(&self.runs_before, &self.this_run, run),
         )
     }
+}
+
+/// The tallies of a map of finished sub-problems, by increasing id.
+pub fn tallies(done: &BTreeMap<usize, Tally>) -> impl Iterator<Item = (usize, Tally)> + '_ {
+    done.iter().map(|(&id, &tally)| (id, tally))
+}
+
+/// Two lists of sub-problems, each by increasing id and none in both, as one by id.
+fn in_id_order(
+    a: impl Iterator<Item = (usize, Tally)>,
+    b: impl Iterator<Item = (usize, Tally)>,
+) -> impl Iterator<Item = (usize, Tally)> {
+    let (mut a, mut b) = (a.peekable(), b.peekable());
+    std::iter::from_fn(move || match (a.peek(), b.peek()) {
+        (Some(x), Some(y)) if y.0 < x.0 => b.next(),
+        (Some(_), _) => a.next(),
+        (None, _) => b.next(),
+    })
 }
 
 /// This process's run, for the files of long runs (its seconds still 0).

@@ -17,8 +17,8 @@ use crate::app::report::{Provenance, Seconds, describe_runs, print_count, print_
 use crate::app::signals::Stop;
 use crate::app::system::say;
 use longrun::{
-    Cadence, Checkpointer, Covered, Numbering, Saved, load_checkpoint, shard_result, this_run,
-    with_run,
+    Cadence, Checkpointer, Covered, Numbering, Saved, load_checkpoint, shard_result, tallies,
+    this_run, with_run,
 };
 use mpi_ranks::Ranks;
 use nqueens::records::Run;
@@ -366,7 +366,7 @@ fn finish_run(
 ) -> Ran {
     let checkpoint_failure = checkpointer.and_then(|writer| {
         writer
-            .write(&done)
+            .write(|| tallies(&done))
             .err()
             .map(|e| format!("cannot write checkpoint {}: {e}", writer.path.display()))
     });
@@ -413,7 +413,7 @@ fn run_on_mpi(
         if let Some(writer) = &checkpointer
             && cadence.due()
         {
-            let written = cadence.time(|| writer.write(done));
+            let written = cadence.time(|| writer.write(|| tallies(done)));
             writer.tell(written, &mut failing, say);
         }
     })?;
