@@ -673,3 +673,52 @@ fn a_crafted_checkpoint_is_refused_at_the_end_never_a_panic() {
         "no wrong total is printed"
     );
 }
+
+/// Kills the count without warning once `file` has been written by the run's periodic
+/// writer (not the last write a signal gets), and waits for it.
+fn kill_after_a_write(child: Child, file: &Path) {
+    let before = std::fs::read_to_string(file).ok();
+    for _ in 0..200 {
+        if std::fs::read_to_string(file).ok() != before {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(25));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    std::process::Command::new("kill")
+        .args(["-KILL", &child.id().to_string()])
+        .status()
+        .unwrap();
+    child.wait_with_output().unwrap();
+}
+
+/// The finished sub-problems a checkpoint holds, checked to be by increasing id, once each.
+fn saved_ids(file: &Path) -> Vec<usize> {
+    let text = std::fs::read_to_string(file).unwrap();
+    let cp: nqueens::records::Checkpoint = nqueens::records::parse(&text).unwrap();
+    let ids: Vec<usize> = cp.done.iter().map(|&(id, _, _)| id).collect();
+    assert!(
+        ids.windows(2).all(|w| w[0] < w[1]),
+        "ids in order, once each"
+    );
+    ids
+}
+
+/// The periodic writer streams the earlier runs' sub-problems and this run's, merged by
+/// id: a run killed (SIGKILL, no last write) keeps what its writer wrote, the run that
+/// resumes it writes both lists as one, and a third run ends at the known total.
+#[test]
+fn checkpoints_written_while_counting_merge_earlier_and_new_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let cp = dir.path().join("run.json");
+    kill_after_a_write(spawn(&SLOW, &cp), &cp);
+    let first = saved_ids(&cp);
+    assert!(!first.is_empty(), "the writer saved finished sub-problems");
+    kill_after_a_write(spawn(&SLOW, &cp), &cp);
+    let second = saved_ids(&cp);
+    assert!(
+        first.iter().all(|id| second.binary_search(id).is_ok()),
+        "the resumed run's checkpoint keeps the first run's work"
+    );
+    resumes_to_the_known_total(&SLOW, &cp);
+}

@@ -455,3 +455,37 @@ pub fn with_run(before: &[Run], this: &Run, seconds: f64) -> Vec<Run> {
     });
     runs
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two lists by id become one by id, whichever holds the smallest, the largest or
+    /// nothing.
+    #[test]
+    fn lists_by_id_merge_into_one() {
+        let tally = |id: usize| {
+            (
+                id,
+                Tally {
+                    solutions: id as u64 * 3,
+                    nodes: 1,
+                },
+            )
+        };
+        let cases: [(&[usize], &[usize]); 5] = [
+            (&[], &[]),
+            (&[1, 4, 5], &[]),
+            (&[], &[0, 2]),
+            (&[0, 3, 9], &[1, 2, 10, 11]),
+            (&[5, 6], &[0, 1]),
+        ];
+        for (a, b) in cases {
+            let merged: Vec<(usize, Tally)> =
+                in_id_order(a.iter().map(|&id| tally(id)), b.iter().map(|&id| tally(id))).collect();
+            let mut want: Vec<usize> = a.iter().chain(b).copied().collect();
+            want.sort_unstable();
+            assert_eq!(merged, want.into_iter().map(tally).collect::<Vec<_>>());
+        }
+    }
+}
