@@ -58,6 +58,7 @@ pub struct Options {
 
 /// The result of counting one board size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Count {
     /// Board side.
     pub n: usize,
@@ -131,7 +132,7 @@ impl Engine {
         if let (Some(_), MethodChoice::Only(method)) = (options.split_depth, options.method)
             && !method.takes_split_depth()
         {
-            return Err(Error::SplitDepthWithHalves);
+            return Err(Error::SplitDepthNotTaken(method));
         }
         let kernel = match options.kernel {
             None => Kernel::detect(),
@@ -181,12 +182,12 @@ impl Engine {
     /// backtracking.
     pub fn method_for(&self, n: usize) -> Method {
         let method = match self.method {
-            MethodChoice::Auto if self.split_depth.is_some() => Method::Backtrack,
+            MethodChoice::Auto if self.split_depth.is_some() => Method::BACKTRACK,
             MethodChoice::Auto => auto_method(n, self.memory_budget, self.threads()),
             MethodChoice::Only(method) => method,
         };
         if n < *method.boards().start() {
-            Method::Backtrack
+            Method::BACKTRACK
         } else {
             method
         }

@@ -10,6 +10,7 @@ use std::fmt;
 
 /// Why a count could not run.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Error {
     /// `n` outside `1..=MAX_N`.
     BoardSize(usize),
@@ -19,8 +20,8 @@ pub enum Error {
     Spawn(String),
     /// A split depth above [`MAX_SPLIT_DEPTH`].
     SplitDepth(usize),
-    /// A split depth with the half-board join, which splits by row sets instead.
-    SplitDepthWithHalves,
+    /// A split depth with a method that splits by its own pieces instead.
+    SplitDepthNotTaken(Method),
     /// Results are missing for this many sub-problems.
     Incomplete(usize),
     /// The sub-problems' results add up to a total with no orbit split: one of them is
@@ -77,9 +78,9 @@ impl fmt::Display for Error {
                 f,
                 "split depth {d} is out of range: it must be 0 to {MAX_SPLIT_DEPTH}"
             ),
-            Error::SplitDepthWithHalves => write!(
+            Error::SplitDepthNotTaken(method) => write!(
                 f,
-                "a split depth applies to backtracking; the half-board join splits by row sets"
+                "a split depth applies to backtracking; the {method} method splits by its own pieces"
             ),
             Error::Incomplete(missing) => write!(
                 f,
@@ -126,7 +127,7 @@ impl fmt::Display for Error {
                 "counting N = {n} by halves needs at least {} of memory for its quadrant \
                  table; the join takes boards up to N = {}",
                 human_bytes(*needed),
-                Method::Halves.boards().end()
+                Method::HALVES.boards().end()
             ),
         }
     }

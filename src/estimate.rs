@@ -7,7 +7,7 @@
 
 use crate::cpu::Kernel;
 use crate::engine::{Engine, NoProgress, Work};
-use crate::methods::sampling::{Sampler, Timed};
+use crate::methods::{Sampler, Timed};
 use crate::methods::{Method, Plan};
 use crate::schedule::makespan::{self, ShardSeconds};
 use std::sync::Mutex;
@@ -33,7 +33,7 @@ pub struct Projection {
     pub sampled: usize,
     /// Sub-problems it sized, the timed ones among them (see [`Projected::sized`]).
     ///
-    /// [`Projected::sized`]: crate::methods::sampling::Projected::sized
+    /// [`Projected::sized`]: crate::methods::Projected::sized
     pub sized: usize,
     /// One shard's wall time on the engine's threads, where the count is in shards: its
     /// work divided by the threads, and the wait for the last of its units where they are
@@ -92,7 +92,7 @@ fn node_rate(engine: &Engine, n: usize, budget: f64, stop: Option<&AtomicBool>) 
     // Board 12 at least (a smaller board, whose count is projected too, runs too fast to
     // time: N = 10 was projected at an hour), 16 at most.
     for board in 12..=n.clamp(12, 16) {
-        let Ok(plan) = engine.prepare_by(Method::Backtrack, board, 1, false) else {
+        let Ok(plan) = engine.prepare_by(Method::BACKTRACK, board, 1, false) else {
             break;
         };
         let ids: Vec<usize> = (0..plan.len()).collect();

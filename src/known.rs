@@ -5,6 +5,13 @@
 //! from the published table of irregular / semi-regular / regular solutions, checked
 //! against both sequences on every row. N = 27 is the largest N ever computed (Q27 project,
 //! TU Dresden, 2016).
+//!
+//! ```
+//! let row = nqueens::known::known(12).unwrap();
+//! assert_eq!((row.total, row.unique), (14_200, 1_787));
+//! assert_eq!(row.total, 8 * row.c8 + 4 * row.c4 + 2 * row.c2);
+//! assert!(nqueens::known::known(28).is_none()); // not yet computed by anyone
+//! ```
 
 /// One published row: N, total, unique, and the orbits of size 8, 4 and 2.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -2,6 +2,12 @@
 //!
 //! Runs in O(N) time and memory (one pass with column and diagonal tables), so it checks
 //! boards of ten million squares a side.
+//!
+//! ```
+//! use nqueens::placement::{Fault, check};
+//! assert_eq!(check(&[1usize, 3, 0, 2]), Ok(())); // row r's queen in column cols[r]
+//! assert!(matches!(check(&[0usize, 1, 2, 3]), Err(Fault::Attack { .. })));
+//! ```
 
 use std::fmt;
 

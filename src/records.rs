@@ -141,7 +141,7 @@ pub fn digest_in_order(results: impl IntoIterator<Item = (usize, u64)>) -> Strin
 
 /// Files written before the join existed were counted by backtracking.
 fn backtrack() -> String {
-    crate::methods::Method::Backtrack.name().into()
+    crate::methods::Method::BACKTRACK.name().into()
 }
 
 /// The key of the checksum field as it appears in a file. JSON escapes every quote inside

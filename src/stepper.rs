@@ -13,6 +13,15 @@
 //!
 //! When the first column is exhausted the search is over: that step reports the total,
 //! and the next one starts again from the empty board. Not on the engine's path.
+//!
+//! ```
+//! use nqueens::stepper::Stepper;
+//! let mut search = Stepper::new(4);
+//! search.run_to_solution();
+//! assert!(search.is_solution());
+//! assert_eq!(search.queens(), [1, 3, 0, 2]);
+//! assert_eq!(search.solutions(), 1);
+//! ```
 
 /// What the last step did. As JSON (`trace --json`), an object whose "action" names the
 /// kind (`start`, `placed`, `rejected`, `backtracked`, `solution`, `finished`) beside its

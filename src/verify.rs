@@ -1,4 +1,10 @@
 //! Checking counts against the published table, and the engine's built-in self-test.
+//!
+//! ```
+//! let count = nqueens::count(10, &nqueens::Options::default(), &nqueens::NoProgress).unwrap();
+//! let verdict = nqueens::verify::verdict(&count);
+//! assert!(verdict.passed() && verdict.identities_hold);
+//! ```
 
 use crate::cpu::KernelLevel;
 use crate::engine::{Count, Engine, NoProgress, Options};
@@ -27,6 +33,7 @@ impl FieldCheck {
 
 /// The verdict on one count.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Verdict {
     /// Board side.
     pub n: usize,
@@ -108,7 +115,7 @@ pub fn self_test() -> Result<usize, String> {
             let mut first: Option<Count> = None;
             for threads in 1..=3 {
                 for split_depth in 0..=2 {
-                    let engine = engine(threads, Some(split_depth), Method::Backtrack, kernel)?;
+                    let engine = engine(threads, Some(split_depth), Method::BACKTRACK, kernel)?;
                     let got = engine.count(n, &NoProgress).map_err(|e| e.to_string())?;
                     let where_ = format!(
                         "N = {n}, {kernel} kernel, {}, split depth {split_depth}",
@@ -127,14 +134,15 @@ pub fn self_test() -> Result<usize, String> {
                 }
             }
         }
-        for threads in 1..=3 {
-            let engine = engine(threads, None, Method::Halves, kernel)?;
-            for n in *Method::Halves.boards().start()..=12 {
+        let others = Method::ALL.into_iter().filter(|m| !m.takes_split_depth());
+        for (method, threads) in others.flat_map(|m| (1..=3).map(move |t| (m, t))) {
+            let engine = engine(threads, None, method, kernel)?;
+            for n in *method.boards().start()..=12 {
                 let got = engine.count(n, &NoProgress).map_err(|e| e.to_string())?;
                 check(
-                    got.method == Method::Halves && verdict(&got).passed(),
+                    got.method == method && verdict(&got).passed(),
                     format!(
-                        "N = {n} by halves, {kernel} kernel, {}: differs from the table",
+                        "N = {n} by {method}, {kernel} kernel, {}: differs from the table",
                         plural(threads as u64, "thread")
                     ),
                 )?;

@@ -7,6 +7,7 @@ pub type Board = Vec<u32>;
 
 /// Why no solution was returned.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum FindError {
     /// N = 2 and N = 3 have no solution (N = 0 is no board).
     NoSolution(usize),

@@ -1,122 +1,189 @@
-//! The counting methods behind [`crate::engine`], side by side, each with its own kernel,
-//! and their one public face: [`Method`] (what each takes: boards, memory, options) and
-//! [`Plan`] (a count split by one method: its sub-problems, weights, work, shard
-//! partition, projection and worker loop).
+//! The counting methods behind [`crate::engine`], each in its own folder, and their one
+//! face: the [`CountingMethod`] trait (what a method takes: its name, boards, memory and
+//! options, and how it splits a count) and [`MethodPlan`] (a count split by one method:
+//! its sub-problems, weights, shard partition, projection and worker loop).
 //!
-//! Both split a count into sub-problems with stable ids and weights, and both offer a
+//! Every method splits a count into sub-problems with stable ids and weights and offers a
 //! worker loop ([`crate::schedule::Solver`]), so the scheduler, the progress bar,
 //! checkpoints, shards and MPI treat them alike:
-//! - [`backtrack`]: canonical border keys ([`backtrack::border`]) split into searches
-//!   ([`backtrack::split`]), each searched to the bottom ([`backtrack::kernel`]);
-//! - [`halves`]: canonical row sets ([`halves::join`]), each counted by joining
-//!   precomputed quadrant placements (its pair counter in [`halves::pairs`]).
+//! - [`backtrack`]: canonical border keys split into searches, each searched to the bottom
+//!   by a vector kernel;
+//! - [`halves`]: canonical row sets, each counted by joining precomputed quadrant
+//!   placements;
+//! - [`mirror`]: the classic mirror-halved bitmask counter, frozen, for `bench`.
 //!
-//! Nothing outside this folder names a type of either method: a third method is a folder
-//! beside them, a variant of [`Method`] and of the plan's kind, and the arms of the
-//! matches below.
+//! A new method is a folder beside them with a type that implements [`CountingMethod`],
+//! and one entry in [`Method::ALL`]: the command line's `--method` values, `verify
+//! --cross-check` and the error texts follow from that list.
+//!
+//! ```
+//! use nqueens::Method;
+//! let names: Vec<&str> = Method::ALL.iter().map(|m| m.name()).collect();
+//! assert_eq!(names, ["backtrack", "halves", "mirror"]);
+//! assert_eq!(Method::from_name("halves"), Some(Method::HALVES));
+//! assert!(Method::MIRROR.boards().contains(&8));
+//! ```
 
+// The methods' folders and their shared parts: public for the binary, the benches and
+// the tests, and not part of the library's API.
+#[doc(hidden)]
 pub mod backtrack;
+#[doc(hidden)]
 pub mod halves;
+#[doc(hidden)]
+pub mod mirror;
+#[doc(hidden)]
 pub mod partition;
-pub mod refusal;
+mod refusal;
+#[doc(hidden)]
 pub mod regression;
-pub mod sampling;
+mod sampling;
+#[doc(hidden)]
 pub mod stratified;
 
-use crate::board::MAX_N;
-use crate::schedule::Solver;
-use crate::shuffle::Shuffle;
-use backtrack::split::{Split, default_split_depth};
-use halves::join::{self, Join};
+pub use crate::cpu::Kernel;
+pub use crate::schedule::Solver;
 pub use refusal::Refusal;
-use sampling::{Projected, Sampler};
+pub use sampling::{Projected, Sampler, Timed};
 use std::fmt;
-use std::ops::RangeInclusive;
-use std::sync::atomic::AtomicBool;
+use std::hash::{Hash, Hasher};
+use std::ops::{Deref, RangeInclusive};
 
 /// The deepest split backtracking takes (`Options::split_depth`).
 pub use backtrack::split::MAX_SPLIT_DEPTH;
 
-/// A counting method.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Method {
-    /// Bitmask backtracking over border keys.
-    Backtrack,
-    /// The half-board join (meet in the middle).
-    Halves,
-}
+/// What a counting method is: its name and reach, and how it splits a count.
+pub trait CountingMethod: Sync + 'static {
+    /// The method's name (in `--method`, JSON and the files of long runs).
+    fn name(&self) -> &'static str;
 
-impl Method {
-    /// Every method, in the order they are tried and listed.
-    pub const ALL: [Method; 2] = [Method::Backtrack, Method::Halves];
-
-    /// The method's name (in JSON and the files of long runs).
-    pub fn name(self) -> &'static str {
-        match self {
-            Method::Backtrack => "backtrack",
-            Method::Halves => "halves",
-        }
-    }
+    /// One line on what it is (the command line's help for its `--method` value).
+    fn about(&self) -> &'static str;
 
     /// What one of its nodes is (the unit of [`crate::Count::nodes`]).
-    pub fn node_unit(self) -> &'static str {
-        match self {
-            Method::Backtrack => "queens placed",
-            Method::Halves => "half-boards built",
-        }
+    fn node_unit(&self) -> &'static str;
+
+    /// The board sides it counts (a board below them goes to backtracking; above them
+    /// is refused).
+    fn boards(&self) -> RangeInclusive<usize>;
+
+    /// Whether it is split by a depth (`Options::split_depth`), rather than by its own
+    /// pieces.
+    fn takes_split_depth(&self) -> bool {
+        false
     }
+
+    /// Bytes of the buffers one worker holds while counting board `n`.
+    fn worker_bytes(&self, _n: usize) -> u64 {
+        0
+    }
+
+    /// Bytes of the tables a whole count of board `n` holds with `budget` bytes for them
+    /// (`None`: no limit); 0 for a method without tables.
+    fn table_bytes(&self, _n: usize, _budget: Option<u64>) -> u64 {
+        0
+    }
+
+    /// The smallest board whose count may pass an hour on a machine of a few cores: worth
+    /// a projection before it starts.
+    fn long_from(&self) -> usize;
+
+    /// Splits the count of board `n` (within [`CountingMethod::boards`]) as `sizing`
+    /// asks.
+    fn plan(&self, n: usize, sizing: &Sizing) -> Result<Box<dyn MethodPlan>, Refusal>;
+}
+
+/// A count split into sub-problems by one method, with ids `0..len()` in a fixed order.
+pub trait MethodPlan: Solver + Send {
+    /// Board side.
+    fn n(&self) -> usize;
+
+    /// How many sub-problems.
+    fn len(&self) -> usize;
+
+    /// What sub-problem `id`'s count stands for: the number of symmetric copies.
+    fn weight(&self, id: usize) -> u32;
+
+    /// The split depth, for a method split by one; 0 otherwise.
+    fn depth(&self) -> usize {
+        0
+    }
+
+    /// A rough relative estimate of sub-problem `id`'s work, for progress.
+    fn estimated_work(&self, _id: usize) -> f64 {
+        1.0
+    }
+
+    /// Nodes counted while splitting (not part of any sub-problem).
+    fn prefix_nodes(&self) -> u64 {
+        0
+    }
+
+    /// Bytes one run of one of `parts` equal shares of the sub-problems (a shard; 1: the
+    /// whole count) needs on `workers` workers.
+    fn memory_for_part(&self, workers: usize, parts: usize) -> u64;
+
+    /// The sub-problems cut into `shards` parts of about equal work, deterministically.
+    fn partition(&self, shards: usize) -> Partition<'_>;
+
+    /// The whole count's seconds on the sampler's threads, run whole (`shards` = 1) or in
+    /// `shards` shards, projected from a sample of about `budget` seconds.
+    fn projected_seconds(&self, shards: usize, budget: f64, sampler: &dyn Sampler)
+    -> Projected;
+}
+
+/// A counting method: a handle on one of [`Method::ALL`].
+#[derive(Clone, Copy)]
+pub struct Method(&'static dyn CountingMethod);
+
+impl Method {
+    /// Bitmask backtracking over border keys.
+    pub const BACKTRACK: Method = Method(&backtrack::Backtracking);
+    /// The half-board join (meet in the middle).
+    pub const HALVES: Method = Method(&halves::HalfBoardJoin);
+    /// The classic mirror-halved bitmask counter, frozen: `bench`'s workload.
+    pub const MIRROR: Method = Method(&mirror::MirrorHalving);
+
+    /// Every method, in the order they are tried and listed: the one list of them.
+    pub const ALL: [Method; 3] = [Method::BACKTRACK, Method::HALVES, Method::MIRROR];
 
     /// The method of a name, if any.
     pub fn from_name(name: &str) -> Option<Method> {
         Method::ALL.into_iter().find(|m| m.name() == name)
     }
 
-    /// The board sides it counts (a board below them goes to backtracking; above them
-    /// is refused).
-    pub fn boards(self) -> RangeInclusive<usize> {
-        match self {
-            Method::Backtrack => 1..=MAX_N,
-            Method::Halves => join::SMALLEST_N..=join::LARGEST_N,
-        }
+    /// The names of every method, joined by `", "` (for messages).
+    pub fn names() -> String {
+        let names: Vec<&str> = Method::ALL.iter().map(|m| m.name()).collect();
+        names.join(", ")
     }
+}
 
-    /// Whether it is split by a depth (`Options::split_depth`), rather than by its own
-    /// pieces.
-    pub fn takes_split_depth(self) -> bool {
-        match self {
-            Method::Backtrack => true,
-            Method::Halves => false,
-        }
+impl Deref for Method {
+    type Target = dyn CountingMethod;
+
+    fn deref(&self) -> &Self::Target {
+        self.0
     }
+}
 
-    /// Bytes of the buffers one worker holds while counting board `n`.
-    pub fn worker_bytes(self, n: usize) -> u64 {
-        match self {
-            Method::Backtrack => 0,
-            Method::Halves => halves::memory::worker_bytes(n),
-        }
+impl PartialEq for Method {
+    fn eq(&self, other: &Method) -> bool {
+        self.name() == other.name()
     }
+}
 
-    /// Bytes of the tables a whole count of board `n` holds with `budget` bytes for them
-    /// (`None`: no limit): the join's quadrant table, or as much of it as it keeps where
-    /// the whole does not fit (see `halves::memory::table_room`); backtracking has none.
-    pub fn table_bytes(self, n: usize, budget: Option<u64>) -> u64 {
-        match self {
-            Method::Backtrack => 0,
-            Method::Halves => {
-                let room = halves::memory::table_room(n, budget);
-                halves::memory::table_bytes(n).min(room)
-            }
-        }
+impl Eq for Method {}
+
+impl Hash for Method {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.name().hash(state);
     }
+}
 
-    /// The smallest board whose count may pass an hour on a machine of a few cores: worth
-    /// a projection before it starts.
-    pub fn long_from(self) -> usize {
-        match self {
-            Method::Backtrack => 20,
-            Method::Halves => 22,
-        }
+impl fmt::Debug for Method {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
     }
 }
 
@@ -128,21 +195,22 @@ impl fmt::Display for Method {
 
 /// Which method a count should use.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum MethodChoice {
     /// The faster one for the board, memory allowing: [`auto_method`].
     #[default]
     Auto,
-    /// This one (a board below its [`Method::boards`] goes to backtracking).
+    /// This one (a board below its [`CountingMethod::boards`] goes to backtracking).
     Only(Method),
 }
 
 /// From this board size up, `auto` counts by halves (when its table fits the budget).
 ///
-/// Measured on the team's 2-core Xeon with AVX-512 (`verify 4..14 --cross-check`, 2
-/// threads; `scripts/bench-vs-anchors.sh`, 1 thread, medians): backtracking vs halves at
-/// N = 10: 0.003 s vs 0.001 s; N = 12: 0.007 s vs 0.002 s; N = 14: 0.044 s vs 0.017 s;
-/// N = 16: 1.33 s vs 0.45 s; N = 17: 8.9 s vs 1.7 s. Below 10 both take a millisecond or
-/// two, and backtracking needs no table.
+/// Measured on a 2-core Xeon with AVX-512 (`verify 4..14 --cross-check`, 2 threads;
+/// `scripts/bench-vs-anchors.sh`, 1 thread, medians): backtracking vs halves at N = 10:
+/// 0.003 s vs 0.001 s; N = 12: 0.007 s vs 0.002 s; N = 14: 0.044 s vs 0.017 s; N = 16:
+/// 1.33 s vs 0.45 s; N = 17: 8.9 s vs 1.7 s. Below 10 both take a millisecond or two,
+/// and backtracking needs no table.
 pub const HALVES_FROM: usize = 10;
 
 /// The method `auto` picks for `n` with a memory budget of `budget` bytes (`None`: no
@@ -151,15 +219,15 @@ pub const HALVES_FROM: usize = 10;
 /// workers' buffers, else backtracking. A pure function of its arguments, so every run
 /// given the same budget picks the same method.
 pub fn auto_method(n: usize, budget: Option<u64>, workers: usize) -> Method {
-    let buffers = (workers as u64).saturating_mul(Method::Halves.worker_bytes(n));
+    let buffers = (workers as u64).saturating_mul(Method::HALVES.worker_bytes(n));
     let fits = budget.is_none_or(|budget| {
         let left = budget.saturating_sub(buffers);
-        Method::Halves.table_bytes(n, Some(left)) <= left
+        Method::HALVES.table_bytes(n, Some(left)) <= left
     });
-    if n >= HALVES_FROM && Join::takes(n) && fits {
-        Method::Halves
+    if n >= HALVES_FROM && Method::HALVES.boards().contains(&n) && fits {
+        Method::HALVES
     } else {
-        Method::Backtrack
+        Method::BACKTRACK
     }
 }
 
@@ -177,7 +245,7 @@ pub struct Sizing {
     /// join's: an even board's row sets pin by pin where they would be counted whole,
     /// and whole where pin by pin; an odd board's pins one by one where they are
     /// counted together): the same counts by another path, to check a result by. A
-    /// method without one (backtracking) refuses it ([`Refusal::NoOtherWay`]).
+    /// method without one refuses it ([`Refusal::NoOtherWay`]).
     pub other_way: bool,
 }
 
@@ -186,107 +254,73 @@ pub struct Partition<'a>(Parts<'a>);
 
 /// How a method's parts are had.
 enum Parts<'a> {
-    /// Every part, listed (backtracking's, made at once).
+    /// Every part, listed (made at once).
     Listed(Vec<Vec<usize>>),
-    /// The join's: runs of its fixed order, each found alone.
-    Runs { join: &'a Join, shards: usize },
+    /// Each part found alone, by its index (for plans too large to list).
+    Found(Box<dyn Fn(usize) -> Vec<usize> + Sync + 'a>),
 }
 
-impl Partition<'_> {
+impl<'a> Partition<'a> {
+    /// A partition of the parts listed, each its ids in increasing order.
+    pub fn listed(parts: Vec<Vec<usize>>) -> Partition<'a> {
+        Partition(Parts::Listed(parts))
+    }
+
+    /// A partition whose part `index` is `part(index)`, its ids in increasing order.
+    pub fn found(part: impl Fn(usize) -> Vec<usize> + Sync + 'a) -> Partition<'a> {
+        Partition(Parts::Found(Box::new(part)))
+    }
+
     /// Part `index` (from 0), its ids in increasing order.
     pub fn part(&self, index: usize) -> Vec<usize> {
         match &self.0 {
             Parts::Listed(parts) => parts[index].clone(),
-            Parts::Runs { join, shards } => {
-                assert!(index < *shards);
-                let (blocks, per_block) = join.blocks();
-                partition::shuffled_run(blocks, per_block, *shards, index, join.n)
-            }
+            Parts::Found(part) => part(index),
         }
     }
 }
 
 /// A count split into sub-problems by one method.
 pub struct Plan {
-    kind: Kind,
-}
-
-/// The method's own split.
-enum Kind {
-    /// Border keys and their prefixes.
-    Backtrack(Split),
-    /// Row sets.
-    Halves(Join),
+    method: Method,
+    split: Box<dyn MethodPlan>,
 }
 
 impl Plan {
     /// Splits the count of board `n` by `method`.
     pub fn new(method: Method, n: usize, sizing: &Sizing) -> Result<Plan, Refusal> {
-        let kind = match method {
-            Method::Backtrack => {
-                if !Method::Backtrack.boards().contains(&n) {
-                    return Err(Refusal::BoardSize);
-                }
-                if sizing.other_way {
-                    return Err(Refusal::NoOtherWay);
-                }
-                let depth = sizing.split_depth.unwrap_or_else(|| default_split_depth(n));
-                Kind::Backtrack(Split::new(n, depth))
-            }
-            Method::Halves => {
-                let join = Join::new(n, sizing.table_budget, sizing.parts.max(1))?;
-                match sizing.other_way {
-                    false => Kind::Halves(join),
-                    true => Kind::Halves(join.the_other_way()),
-                }
-            }
-        };
-        Ok(Plan { kind })
+        if !method.boards().contains(&n) {
+            return Err(Refusal::BoardSize);
+        }
+        let split = method.plan(n, sizing)?;
+        Ok(Plan { method, split })
     }
 
     /// Board side.
     pub fn n(&self) -> usize {
-        match &self.kind {
-            Kind::Backtrack(split) => split.n,
-            Kind::Halves(join) => join.n,
-        }
+        self.split.n()
     }
 
     /// The method.
     pub fn method(&self) -> Method {
-        match &self.kind {
-            Kind::Backtrack(_) => Method::Backtrack,
-            Kind::Halves(_) => Method::Halves,
-        }
+        self.method
     }
 
     /// Bytes one run of one of `parts` equal shares of the sub-problems (a shard; 1: the
     /// whole count) needs on `workers` workers: the join's table slabs and buffers, or
     /// backtracking's split.
     pub fn memory_for_part(&self, workers: usize, parts: usize) -> u64 {
-        match &self.kind {
-            Kind::Backtrack(split) => split.heap_bytes(),
-            Kind::Halves(join) => {
-                let room = join.table_room();
-                halves::memory::need_for_part(join.n, join.len(), workers, parts, room)
-            }
-        }
+        self.split.memory_for_part(workers, parts)
     }
 
-    /// The split depth (backtracking; 0 for the join, whose pieces are row sets).
+    /// The split depth (backtracking; 0 for a method whose pieces are not split by one).
     pub fn depth(&self) -> usize {
-        match &self.kind {
-            Kind::Backtrack(split) => split.depth,
-            Kind::Halves(_) => 0,
-        }
+        self.split.depth()
     }
 
     /// How many sub-problems.
     pub fn len(&self) -> usize {
-        match &self.kind {
-            Kind::Backtrack(split) => split.len(),
-            Kind::Halves(join) => join.len(),
-        }
+        self.split.len()
     }
 
     /// The most shards the count splits into: one a sub-problem (none empty), and one for
@@ -302,28 +336,19 @@ impl Plan {
 
     /// What sub-problem `id`'s count stands for: the number of symmetric copies.
     pub fn weight(&self, id: usize) -> u32 {
-        match &self.kind {
-            Kind::Backtrack(split) => split.weight(id),
-            Kind::Halves(join) => join.weight(id),
-        }
+        self.split.weight(id)
     }
 
     /// A rough relative estimate of sub-problem `id`'s work, for progress: backtracking's
     /// cost estimate (its searches differ by orders of magnitude, the largest first);
     /// 1 for the join's row sets, whose costs are alike enough at this grain.
     pub fn estimated_work(&self, id: usize) -> f64 {
-        match &self.kind {
-            Kind::Backtrack(split) => split.estimated_cost(id),
-            Kind::Halves(_) => 1.0,
-        }
+        self.split.estimated_work(id)
     }
 
     /// Nodes counted while splitting (not part of any sub-problem).
     pub fn prefix_nodes(&self) -> u64 {
-        match &self.kind {
-            Kind::Backtrack(split) => split.prefix_nodes,
-            Kind::Halves(_) => 0,
-        }
+        self.split.prefix_nodes()
     }
 
     /// Part `index` (from 0) of the sub-problems cut into `shards` parts of about equal
@@ -331,72 +356,46 @@ impl Plan {
     /// every shard of a count computes the same parts), its ids in increasing order.
     ///
     /// - Backtracking: largest estimated cost first, each to the part with the least
-    ///   estimated work so far ([`partition::by_cost`]).
+    ///   estimated work so far.
     /// - The join: a run of its ids in a fixed pseudo-random order of row sets, a row
-    ///   set's pins together ([`partition::shuffled_run`]), found without listing the
-    ///   others' (N = 28 has 280 million). Its cost estimate would need the quadrant
-    ///   pieces of every row set, which a shard must not build; taken at random, a
-    ///   part's work is a sample of the whole.
+    ///   set's pins together, found without listing the others' (N = 28 has 280
+    ///   million). Its cost estimate would need the quadrant pieces of every row set,
+    ///   which a shard must not build; taken at random, a part's work is a sample of the
+    ///   whole.
     pub fn part(&self, shards: usize, index: usize) -> Vec<usize> {
         self.partition(shards).part(index)
     }
 
     /// The cut into `shards` parts that [`Plan::part`] takes one of, for taking several:
-    /// backtracking's is made once, the join's parts are each found alone.
+    /// a listed partition is made once, a found one's parts are each found alone.
     pub fn partition(&self, shards: usize) -> Partition<'_> {
         assert!(shards >= 1);
-        match &self.kind {
-            Kind::Backtrack(split) => Partition(Parts::Listed(partition::by_cost(
-                split.len(),
-                shards,
-                |id| split.estimated_cost(id),
-            ))),
-            Kind::Halves(join) => Partition(Parts::Runs { join, shards }),
-        }
+        self.split.partition(shards)
     }
 
     /// The whole count's seconds on the sampler's threads, run whole (`shards` = 1) or in
-    /// `shards` shards, projected from a sample of its sub-problems (in the fixed
-    /// pseudo-random order of [`Shuffle`]) for about `budget` seconds, and how many were
-    /// sampled: backtracking by random probes ([`backtrack::sample`]) and the node rate,
-    /// the join by timing the sub-problems of a stratified sample, or sizing
-    /// many and timing a few on the largest boards ([`halves::sample`]), which gives a
-    /// 90% interval too.
+    /// `shards` shards, projected from a sample of its sub-problems for about `budget`
+    /// seconds, and how many were sampled: backtracking by random probes and the node
+    /// rate, the join by timing the sub-problems of a stratified sample (which gives a
+    /// 90% interval too), the mirror counter by timing sub-problems in a fixed
+    /// pseudo-random order.
     pub fn projected_seconds(
         &self,
         shards: usize,
         budget: f64,
         sampler: &dyn Sampler,
     ) -> Projected {
-        match &self.kind {
-            Kind::Backtrack(split) => {
-                let stop: Option<&AtomicBool> = sampler.stop();
-                let order = &Shuffle::new(split.len(), split.n);
-                let (nodes, sampled) = backtrack::sample::sampled_nodes(split, order, budget, stop);
-                Projected {
-                    seconds: nodes / sampler.node_rate(budget / 2.0),
-                    interval: None,
-                    sampled,
-                    sized: sampled,
-                    // Its sub-problems are many to a shard, each a sliver of it.
-                    timed_seconds: Vec::new(),
-                }
-            }
-            Kind::Halves(join) => halves::sample::projected_seconds(join, shards, budget, sampler),
-        }
+        self.split.projected_seconds(shards, budget, sampler)
     }
 
-    /// Whether the count may pass an hour (see [`Method::long_from`]).
+    /// Whether the count may pass an hour (see [`CountingMethod::long_from`]).
     pub fn may_be_long(&self) -> bool {
-        self.n() >= self.method().long_from()
+        self.n() >= self.method.long_from()
     }
 
     /// The method's worker loop, for the scheduler.
     pub fn solver(&self) -> &dyn Solver {
-        match &self.kind {
-            Kind::Backtrack(split) => split,
-            Kind::Halves(join) => join,
-        }
+        self.split.as_ref()
     }
 }
 
@@ -424,7 +423,7 @@ mod tests {
                     "deterministic"
                 );
                 let sizes: Vec<usize> = parts.iter().map(Vec::len).collect();
-                if method == Method::Halves {
+                if method == Method::HALVES {
                     let (min, max) = (sizes.iter().min(), sizes.iter().max());
                     assert!(max.unwrap() - min.unwrap() <= 1, "dealt evenly: {sizes:?}");
                 }

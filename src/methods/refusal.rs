@@ -2,8 +2,9 @@
 
 /// Why a method could not split a count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Refusal {
-    /// A board outside the method's [`Method::boards`](crate::methods::Method::boards).
+    /// A board outside the method's [`CountingMethod::boards`](crate::methods::CountingMethod::boards).
     BoardSize,
     /// Its tables would need `needed` bytes, more than `budget` (`None`: more than this
     /// build tabulates, past the method's largest board).

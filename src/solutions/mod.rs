@@ -2,6 +2,14 @@
 //!
 //! Order: lexicographic by the queen's column in each row (row 0 first), which is the
 //! order a plain row-by-row search that tries columns from left to right finds them in.
+//!
+//! ```
+//! use nqueens::solutions::Solutions;
+//! let all: Vec<Vec<usize>> = Solutions::new(6).unwrap().collect();
+//! assert_eq!(all.len(), 4);
+//! assert_eq!(all[0], [1, 3, 5, 0, 2, 4]);
+//! assert!(all.iter().all(|s| nqueens::placement::check(s).is_ok()));
+//! ```
 
 use crate::board::MAX_N;
 use crate::error::Error;

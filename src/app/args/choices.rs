@@ -2,17 +2,43 @@
 //! `find`'s method.
 
 use clap::ValueEnum;
-use nqueens::MethodChoice;
+use clap::builder::PossibleValue;
+use nqueens::{Method, MethodChoice};
 
-/// The counting method, as chosen on the command line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+/// The counting method, as chosen on the command line: `auto` or one of
+/// [`Method::ALL`], whose names and help lines are the flag's values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MethodArg {
     /// The faster method for each board size.
     Auto,
-    /// Bitmask backtracking over border keys.
-    Backtrack,
-    /// The half-board join (meet in the middle), from N = 4.
-    Halves,
+    /// This one.
+    Only(Method),
+}
+
+/// `auto`, then every method in the library's order.
+const METHOD_ARGS: [MethodArg; Method::ALL.len() + 1] = {
+    let mut args = [MethodArg::Auto; Method::ALL.len() + 1];
+    let mut i = 0;
+    while i < Method::ALL.len() {
+        args[i + 1] = MethodArg::Only(Method::ALL[i]);
+        i += 1;
+    }
+    args
+};
+
+impl ValueEnum for MethodArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        &METHOD_ARGS
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(match self {
+            MethodArg::Auto => {
+                PossibleValue::new("auto").help("The faster method for each board size")
+            }
+            MethodArg::Only(method) => PossibleValue::new(method.name()).help(method.about()),
+        })
+    }
 }
 
 /// The kernel level, as chosen on the command line.
@@ -54,8 +80,7 @@ impl MethodArg {
     pub fn choice(self) -> MethodChoice {
         match self {
             MethodArg::Auto => MethodChoice::Auto,
-            MethodArg::Backtrack => MethodChoice::Only(nqueens::Method::Backtrack),
-            MethodArg::Halves => MethodChoice::Only(nqueens::Method::Halves),
+            MethodArg::Only(method) => MethodChoice::Only(method),
         }
     }
 }

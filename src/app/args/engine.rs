@@ -103,7 +103,7 @@ pub fn worded(error: Error) -> Failure {
             budget: Some(_), ..
         } => "; use fewer --threads, or --method backtrack, or a machine with more memory free",
         Error::Memory { budget: None, .. } => "; count it with --method backtrack",
-        Error::SplitDepthWithHalves => " (drop --split-depth or use --method backtrack)",
+        Error::SplitDepthNotTaken(_) => " (drop --split-depth or use --method backtrack)",
         _ => "",
     };
     Failure::refused(format!("{error}{hint}"))

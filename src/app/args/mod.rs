@@ -210,8 +210,8 @@ pub struct VerifyArgs {
     #[arg(long, conflicts_with_all = ["range", "json", "cross_check", "method"])]
     pub self_test: bool,
 
-    /// Count each N by both methods (backtracking and the half-board join) and report
-    /// both; any disagreement fails (exit 1).
+    /// Count each N by every method that takes it and report each; any disagreement
+    /// fails (exit 1).
     #[arg(long, conflicts_with = "method")]
     pub cross_check: bool,
 
@@ -269,12 +269,12 @@ pub struct BenchArgs {
     )]
     pub budget: f64,
 
-    /// Counting method of the workload (backtrack by default, so that scores stay
-    /// comparable across versions).
+    /// Counting method of the workload: mirror (the classic counter, frozen) by default,
+    /// so that scores stay comparable across versions; another method times the engine.
     #[arg(
         long,
         value_enum,
-        default_value = "backtrack",
+        default_value = "mirror",
         conflicts_with = "ladder"
     )]
     pub method: MethodArg,

@@ -81,7 +81,7 @@ pub fn run(args: &FindArgs) -> Result<(), Failure> {
     let seconds = started.elapsed().as_secs_f64();
     let cols = found.map_err(|e| match e {
         FindError::GaveUp { .. } => Failure::failed(format!("{e} (raise --max-steps)")),
-        FindError::NoSolution(_) | FindError::Invalid(_) => Failure::failed(e.to_string()),
+        _ => Failure::failed(e.to_string()),
     })?;
     match args.out.format() {
         Format::Summary => out.write(&format!(

@@ -87,38 +87,27 @@ pub fn run(args: &VerifyArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-/// One board size counted by both methods, as printed by `verify --cross-check --json`.
-#[derive(Serialize)]
-struct JsonCrossCheck {
-    n: usize,
-    backtrack: JsonCount,
-    halves: JsonCount,
-    /// Whether the two totals, unique counts and orbit splits are the same.
-    agree: bool,
-    /// The table's verdict on the backtracking count: "pass", "fail" or "unpublished".
-    verdict: &'static str,
-}
-
-/// `verify --cross-check`: each N by both methods; a disagreement (or a count that differs
-/// from the table) fails.
+/// `verify --cross-check`: each N by every method that takes it; a disagreement (or a
+/// count that differs from the table) fails.
 fn cross_check(args: &VerifyArgs) -> Result<(), Failure> {
     let mut out = std::io::stdout().lock();
     let (mut passed, mut failed) = (0, 0);
     let options = flags(args).options()?;
     let stop = Stop::on_signals(STOPPING)?;
     for n in args.range.sizes() {
-        let by = |method: Method| {
+        let mut counts = Vec::new();
+        for method in Method::ALL.into_iter().filter(|m| m.boards().contains(&n)) {
             let options = Options {
                 method: MethodChoice::Only(method),
                 ..options
             };
-            timed_count(n, &options, args.quiet, &stop)
-        };
-        let (backtrack, backtrack_seconds) = by(Method::Backtrack)?;
-        let (halves, halves_seconds) = by(Method::Halves)?;
-        let agree = (backtrack.total, backtrack.unique, backtrack.orbits)
-            == (halves.total, halves.unique, halves.orbits);
-        let v = verdict(&backtrack);
+            counts.push(timed_count(n, &options, args.quiet, &stop)?);
+        }
+        let first = &counts[0].0;
+        let agree = counts.iter().all(|(count, _)| {
+            (count.total, count.unique, count.orbits) == (first.total, first.unique, first.orbits)
+        });
+        let v = verdict(first);
         let ok = agree && v.passed();
         if ok {
             passed += 1;
@@ -126,29 +115,9 @@ fn cross_check(args: &VerifyArgs) -> Result<(), Failure> {
             failed += 1;
         }
         let line = if args.json {
-            let json = JsonCrossCheck {
-                n,
-                backtrack: JsonCount::new(&backtrack, Seconds::once(backtrack_seconds)),
-                halves: JsonCount::new(&halves, Seconds::once(halves_seconds)),
-                agree,
-                verdict: verdict_word(&v),
-            };
-            serde_json::to_string(&json).expect("plain data serializes")
+            cross_check_json(n, &counts, agree, &v)
         } else {
-            let one_method = if halves.method == Method::Halves {
-                ""
-            } else {
-                "  (one method only: the join takes boards from N = 4)"
-            };
-            format!(
-                "N = {n:>2}  {} {} ({backtrack_seconds:.3} s)  {} {} ({halves_seconds:.3} s)  {}  {}{one_method}",
-                backtrack.method,
-                backtrack.total,
-                halves.method,
-                halves.total,
-                if agree { "agree" } else { "DISAGREE" },
-                status_word(&v)
-            )
+            cross_check_text(n, &counts, agree, &v)
         };
         print_line(&mut out, &line)?;
     }
@@ -161,6 +130,44 @@ fn cross_check(args: &VerifyArgs) -> Result<(), Failure> {
         )));
     }
     Ok(())
+}
+
+/// One board size of `verify --cross-check --json`: `n`, each method's count under its
+/// name, `agree` (whether the totals, unique counts and orbit splits are the same) and
+/// `verdict` (the table's on the first method's count: "pass", "fail" or "unpublished").
+fn cross_check_json(n: usize, counts: &[(nqueens::Count, f64)], agree: bool, v: &Verdict) -> String {
+    let mut row = serde_json::Map::new();
+    row.insert("n".into(), n.into());
+    for (count, seconds) in counts {
+        let json = JsonCount::new(count, Seconds::once(*seconds));
+        let value = serde_json::to_value(json).expect("plain data serializes");
+        row.insert(count.method.name().into(), value);
+    }
+    row.insert("agree".into(), agree.into());
+    row.insert("verdict".into(), verdict_word(v).into());
+    serde_json::Value::Object(row).to_string()
+}
+
+/// One board size of `verify --cross-check`, with the methods that do not take it named.
+fn cross_check_text(n: usize, counts: &[(nqueens::Count, f64)], agree: bool, v: &Verdict) -> String {
+    let mut line = format!("N = {n:>2}");
+    for (count, seconds) in counts {
+        line += &format!("  {} {} ({seconds:.3} s)", count.method, count.total);
+    }
+    line += &format!(
+        "  {}  {}",
+        if agree { "agree" } else { "DISAGREE" },
+        status_word(v)
+    );
+    for method in Method::ALL.into_iter().filter(|m| !m.boards().contains(&n)) {
+        let boards = method.boards();
+        line += &format!(
+            "  ({method} takes boards from N = {} to {})",
+            boards.start(),
+            boards.end()
+        );
+    }
+    line
 }
 
 /// The kernel levels this CPU runs, as the self-test tried them.

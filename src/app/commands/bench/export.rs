@@ -135,10 +135,10 @@ pub fn print_comparison(
             old.machine.date, old.machine.git_commit, old.machine.cpu, old.n
         ),
     )?;
-    if old.n != new.n {
+    if (old.n, &old.method) != (new.n, &new.method) {
         print_line(
             out,
-            "note: the two runs used different N; ratios compare unlike workloads",
+            "note: the two runs used different N or methods; ratios compare unlike workloads",
         )?;
     }
     for t in &new.results {

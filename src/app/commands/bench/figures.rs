@@ -4,8 +4,9 @@
 use crate::app::system::Machine;
 use serde::{Deserialize, Serialize};
 
-/// The largest board of a workload or the ladder: N = 18 takes seconds by the join and
-/// half a minute by backtracking on 2 cores; each step up costs about 8x.
+/// The largest board of a workload or the ladder: N = 18 takes seconds by the join, half
+/// a minute by backtracking and a minute and a half by the mirror counter on 2 cores;
+/// each step up costs about 8x.
 pub const MAX_BENCH_N: usize = 18;
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -46,5 +47,5 @@ pub struct ThreadResult {
 }
 
 pub fn backtrack() -> String {
-    nqueens::Method::Backtrack.name().into()
+    nqueens::Method::BACKTRACK.name().into()
 }
