@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The house rules for src/: no file imports another that imports it back (directly or
-round a longer circle), and no file holds more than 450 lines of non-test code.
+round a longer circle), no file holds more than 450 lines of non-test code, and no
+function outside tests is longer than a screen (100 lines, signature to closing brace).
 
 A file imports another when it names an item of it: `use crate::a::b`, `super::x`,
 `crate::a::b::c(...)` inline, or a child module's items (`child::thing`). Declaring a
@@ -15,6 +16,7 @@ import sys
 from pathlib import Path
 
 LIMIT = 450
+FUNCTION_LIMIT = 100
 
 
 def module_of(path, src):
@@ -34,6 +36,79 @@ def strip(text):
     text = re.sub(r"//[^\n]*", "", text)
     text = re.sub(r'"(?:[^"\\]|\\.)*"', '""', text, flags=re.S)
     return text
+
+
+def blanked(text):
+    """The file without its test module, with comments, strings and char literals
+    blanked out but every line kept, so that lines still count."""
+    tests = re.search(r"#\[cfg\(test\)\]\n(pub(\([^)]*\))? )?mod tests", text)
+    if tests:
+        text = text[: tests.start()]
+    out, i, n = [], 0, len(text)
+
+    def blank(j):
+        out.append(re.sub(r"[^\n]", " ", text[i:j]))
+        return j
+
+    while i < n:
+        if text.startswith("//", i):
+            j = text.find("\n", i)
+            i = blank(n if j < 0 else j)
+        elif text.startswith("/*", i):
+            j = text.find("*/", i)
+            i = blank(n if j < 0 else j + 2)
+        elif re.match(r'r#*"', text[i : i + 8]) and not text[i - 1 : i].isalnum():
+            hashes = re.match(r"r(#*)", text[i:]).group(1)
+            j = text.find('"' + hashes, i + len(hashes) + 2)
+            i = blank(n if j < 0 else j + 1 + len(hashes))
+        elif text[i] == '"':
+            j = i + 1
+            while j < n and text[j] != '"':
+                j += 2 if text[j] == "\\" else 1
+            i = blank(j + 1)
+        elif text[i] == "'" and re.match(r"'(\\[^']*|[^\\'])'", text[i : i + 12]):
+            i = blank(i + re.match(r"'(\\[^']*|[^\\'])'", text[i : i + 12]).end())
+        else:
+            out.append(text[i])
+            i += 1
+    return "".join(out)
+
+
+def long_functions(text):
+    """Each function's name and length in lines, where that passes FUNCTION_LIMIT."""
+    code = blanked(text)
+    found = []
+    for m in re.finditer(r"\bfn\s+(\w+)", code):
+        depth, i = 0, m.end()
+        while i < len(code):
+            ch = code[i]
+            if code.startswith("->", i):
+                i += 2
+                continue
+            if ch in "(<[":
+                depth += 1
+            elif ch in ")>]":
+                depth -= 1
+            elif ch == ";" and depth <= 0:
+                break  # a declaration without a body
+            elif ch == "{" and depth <= 0:
+                break
+            i += 1
+        if i >= len(code) or code[i] != "{":
+            continue
+        braces, j = 0, i
+        while j < len(code):
+            if code[j] == "{":
+                braces += 1
+            elif code[j] == "}":
+                braces -= 1
+                if braces == 0:
+                    break
+            j += 1
+        lines = code.count("\n", m.start(), j) + 1
+        if lines > FUNCTION_LIMIT:
+            found.append((m.group(1), code.count("\n", 0, m.start()) + 1, lines))
+    return found
 
 
 def expand_uses(code):
@@ -144,6 +219,9 @@ def main():
             if len(code) > LIMIT:
                 ok = False
                 print(f"too long: {p} has {len(code)} lines of non-test code (at most {LIMIT})")
+            for name, line, lines in long_functions(p.read_text()):
+                ok = False
+                print(f"too long: {p}:{line} fn {name} has {lines} lines (at most {FUNCTION_LIMIT})")
     print("layout: ok" if ok else "layout: see above")
     return 0 if ok else 1
 

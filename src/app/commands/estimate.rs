@@ -8,6 +8,7 @@ use crate::app::progress::over_seconds;
 use crate::app::report::json_seconds;
 use crate::app::system::{available_cpus, cpu_name, print_line};
 use nqueens::Engine;
+use nqueens::estimate::Projection;
 use nqueens::words::{duration, human_bytes, plural};
 use serde::Serialize;
 
@@ -81,96 +82,128 @@ pub fn run(args: &EstimateArgs) -> Result<(), Failure> {
     bar.finish_and_clear();
     let even = p.seconds / args.shards as f64;
     let (per_shard, per_shard_high) = p.shard.map_or((even, None), |s| (s.mean, s.high));
-    let shard_memory = plan.memory_for_part(engine.threads(), args.shards as usize);
-    let core_hours = p.seconds * engine.threads() as f64 / 3600.0;
-    let (cpu, kernel) = (cpu_name(), engine.kernel().name());
+    let figures = Figures {
+        threads: engine.threads(),
+        core_hours: p.seconds * engine.threads() as f64 / 3600.0,
+        kernel: engine.kernel().name(),
+        per_shard,
+        per_shard_high,
+        shard_memory: plan.memory_for_part(engine.threads(), shards),
+        p,
+    };
     let mut out = std::io::stdout().lock();
     if args.json {
-        let json = JsonEstimate {
+        let json = figures.json(args);
+        return print_line(&mut out, &serde_json::to_string(&json).expect("serializes"));
+    }
+    for line in figures.lines(args) {
+        print_line(&mut out, &line)?;
+    }
+    Ok(())
+}
+
+/// What an estimate found, for printing.
+struct Figures {
+    p: Projection,
+    threads: usize,
+    core_hours: f64,
+    kernel: &'static str,
+    /// One shard's seconds, and what one shard in twenty exceeds where that is known.
+    per_shard: f64,
+    per_shard_high: Option<f64>,
+    shard_memory: u64,
+}
+
+impl Figures {
+    fn json(&self, args: &EstimateArgs) -> JsonEstimate {
+        let p = &self.p;
+        JsonEstimate {
             n: args.n,
             method: p.method.name(),
-            threads: engine.threads(),
+            threads: self.threads,
             subproblems: p.subproblems,
             sampled: p.sampled,
             sized: p.sized,
-            cpu,
-            kernel,
+            cpu: cpu_name(),
+            kernel: self.kernel,
             seconds: json_seconds(p.seconds),
             seconds_low: p.interval.map(|(low, _)| json_seconds(low)),
             seconds_high: p.interval.map(|(_, high)| json_seconds(high)),
-            core_hours: json_seconds(core_hours),
+            core_hours: json_seconds(self.core_hours),
             memory_bytes: p.memory_bytes,
             shards: args.shards,
-            seconds_per_shard: json_seconds(per_shard),
-            seconds_per_shard_high: per_shard_high.map(json_seconds),
-            memory_bytes_per_shard: shard_memory,
-        };
-        return print_line(&mut out, &serde_json::to_string(&json).expect("serializes"));
+            seconds_per_shard: json_seconds(self.per_shard),
+            seconds_per_shard_high: self.per_shard_high.map(json_seconds),
+            memory_bytes_per_shard: self.shard_memory,
+        }
     }
-    let threads = plural(engine.threads() as u64, "thread");
-    print_line(
-        &mut out,
-        &format!(
-            "N = {} by {}: {} (projected from {} on {cpu}, kernel {kernel})",
-            args.n,
-            p.method,
-            plural(p.subproblems as u64, "sub-problem"),
-            sample_text(p.sampled, p.sized)
-        ),
-    )?;
-    print_line(
-        &mut out,
-        &format!(
-            "  the whole count: {}{} on {threads} as fast as this machine's ({} core-hours); \
-             memory at most {} per process",
-            duration(p.seconds),
-            p.interval.map_or(String::new(), |(low, high)| format!(
-                " (90% interval {} to {})",
-                duration(low),
-                duration(high)
-            )),
-            nqueens::words::core_hours(core_hours),
-            human_bytes(p.memory_bytes)
-        ),
-    )?;
-    // A few sub-problems of a board whose sub-problems differ a hundredfold (one row set
-    // of N = 28 took 20 s, another 1,069 s) can be off many times over.
-    // Rough: a sample (not a census) with no interval and few sub-problems, or whose
-    // interval is wide (by a share of the figure, and by more than a second).
-    let rough = p.sampled < p.subproblems
-        && match p.interval {
-            Some((low, high)) => {
-                let margin = (high - low) / 2.0;
-                margin > FIRM_SPREAD * p.seconds && margin > 1.0
-            }
-            None => p.sampled < FIRM_SAMPLE,
-        };
-    if rough {
-        print_line(
-            &mut out,
-            &format!(
+
+    /// The estimate in words, a line each: the plan, the whole count, a warning where
+    /// the figure is rough, and the shards.
+    fn lines(&self, args: &EstimateArgs) -> Vec<String> {
+        let p = &self.p;
+        let threads = plural(self.threads as u64, "thread");
+        let mut lines = vec![
+            format!(
+                "N = {} by {}: {} (projected from {} on {}, kernel {})",
+                args.n,
+                p.method,
+                plural(p.subproblems as u64, "sub-problem"),
+                sample_text(p.sampled, p.sized),
+                cpu_name(),
+                self.kernel
+            ),
+            format!(
+                "  the whole count: {}{} on {threads} as fast as this machine's ({} core-hours); \
+                 memory at most {} per process",
+                duration(p.seconds),
+                p.interval.map_or(String::new(), |(low, high)| format!(
+                    " (90% interval {} to {})",
+                    duration(low),
+                    duration(high)
+                )),
+                nqueens::words::core_hours(self.core_hours),
+                human_bytes(p.memory_bytes)
+            ),
+        ];
+        if self.rough() {
+            lines.push(format!(
                 "  a rough figure, from {} timed: a longer --seconds samples more",
                 plural(p.sampled as u64, "sub-problem"),
-            ),
-        )?;
-    }
-    if args.shards > 1 {
-        print_line(
-            &mut out,
-            &format!(
+            ));
+        }
+        if args.shards > 1 {
+            lines.push(format!(
                 "  in {}: {} each on {threads}{}, about {} and memory at most {} each",
                 plural(args.shards, "shard"),
-                duration(per_shard),
-                per_shard_high.map_or(String::new(), |high| format!(
+                duration(self.per_shard),
+                self.per_shard_high.map_or(String::new(), |high| format!(
                     " (one in twenty over {})",
                     duration(high)
                 )),
                 plural(p.subproblems as u64 / args.shards, "sub-problem"),
-                human_bytes(shard_memory)
-            ),
-        )?;
+                human_bytes(self.shard_memory)
+            ));
+        }
+        lines
     }
-    Ok(())
+
+    /// Whether the figure is rough: a sample (not a census) with no interval and few
+    /// sub-problems, or whose interval is wide (by a share of the figure, and by more
+    /// than a second). A few sub-problems of a board whose sub-problems differ a
+    /// hundredfold (one row set of N = 28 took 20 s, another 1,069 s) can be off many
+    /// times over.
+    fn rough(&self) -> bool {
+        let p = &self.p;
+        p.sampled < p.subproblems
+            && match p.interval {
+                Some((low, high)) => {
+                    let margin = (high - low) / 2.0;
+                    margin > FIRM_SPREAD * p.seconds && margin > 1.0
+                }
+                None => p.sampled < FIRM_SAMPLE,
+            }
+    }
 }
 
 /// What the projection sampled: "12 timed and 480 sized sub-problems", or "12 sampled

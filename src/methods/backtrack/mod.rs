@@ -4,10 +4,8 @@
 
 pub mod border;
 pub mod kernel;
-mod method;
+pub mod method;
 pub mod probe;
 pub mod row_plan;
 pub mod sample;
 pub mod split;
-
-pub use method::Backtracking;

@@ -13,7 +13,7 @@ use super::scratch::Scratch;
 use crate::cpu::Kernel;
 #[cfg(target_arch = "x86_64")]
 use crate::cpu::KernelLevel;
-use crate::methods::Refusal;
+use crate::methods::refusal::Refusal;
 use crate::schedule::Solver;
 use crate::tally::Tally;
 

@@ -4,7 +4,9 @@
 use super::join::{Join, LARGEST_N, SMALLEST_N};
 use super::{memory, sample};
 use crate::methods::partition::shuffled_run;
-use crate::methods::{CountingMethod, MethodPlan, Partition, Projected, Refusal, Sampler, Sizing};
+use crate::methods::face::{CountingMethod, MethodPlan, Partition, Sizing};
+use crate::methods::refusal::Refusal;
+use crate::methods::sampling::{Projected, Sampler};
 use std::ops::RangeInclusive;
 
 /// The half-board join (meet in the middle).

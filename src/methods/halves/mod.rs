@@ -89,7 +89,7 @@ pub mod join;
 mod load_side;
 mod meet;
 pub mod memory;
-mod method;
+pub mod method;
 pub mod pairs;
 mod partition;
 mod piece_pairs;
@@ -97,5 +97,3 @@ pub mod quadrants;
 pub mod sample;
 pub mod scratch;
 mod sliced;
-
-pub use method::HalfBoardJoin;

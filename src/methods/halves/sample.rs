@@ -36,7 +36,7 @@ use super::join::{Join, Size};
 use super::memory;
 use crate::methods::partition;
 use crate::methods::regression::{self, SIZES};
-use crate::methods::{Projected, Sampler, Timed};
+use crate::methods::sampling::{Projected, Sampler, Timed};
 use crate::methods::stratified::{self, Total};
 use crate::shuffle::Shuffle;
 use std::collections::HashMap;

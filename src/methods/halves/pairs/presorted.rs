@@ -242,37 +242,10 @@ impl PairCounter {
         self.built = None;
         self.lists = len;
         self.weights = std::array::from_fn(|i| lists.get(i).map_or(1, |&(_, w)| w));
-        // Each run's bucket: its value on the cut bits, all among the sort's (cut bit
-        // `i` the `i`-th lowest of them).
         let value = chosen.iter().fold(0u64, |mask, &b| mask | 1 << b);
-        let mut adds = [0u32; 64];
-        let (mut rank, mut cut) = (0, 0);
-        for b in (0..64).filter(|b| presorted.by >> b & 1 != 0) {
-            if value >> b & 1 != 0 {
-                adds[rank] = 1 << cut;
-                cut += 1;
-            }
-            rank += 1;
-        }
-        let mut bucket = vec![0u32; runs];
-        for u in 1..runs {
-            bucket[u] = bucket[u & (u - 1)] | adds[u.trailing_zeros() as usize];
-        }
-        // The runs bucket by bucket (a counting sort of the runs), so that a bucket's
-        // keys are written in one stretch.
+        let bucket = run_buckets(presorted.by, value, runs);
         let values = 1usize << self.cuts;
-        let mut next = vec![0usize; values + 1];
-        for &b in &bucket {
-            next[b as usize + 1] += 1;
-        }
-        for v in 0..values {
-            next[v + 1] += next[v];
-        }
-        let mut order = vec![0u32; runs];
-        for (u, &b) in bucket.iter().enumerate() {
-            order[next[b as usize]] = u as u32;
-            next[b as usize] += 1;
-        }
+        let order = runs_by_bucket(&bucket, values);
         let rest = within & !value;
         for (l, &(list, _)) in lists.iter().enumerate() {
             let starts = &mut self.starts[l];
@@ -294,6 +267,43 @@ impl PairCounter {
         self.reserve_load_blocks();
         self.count_until(items, halted).map(Some)
     }
+}
+
+/// Each run's bucket: its value on the cut bits `value`, all among the sort's bits `by`
+/// (cut bit `i` the `i`-th lowest of them), for the `runs` runs of the sort.
+fn run_buckets(by: u64, value: u64, runs: usize) -> Vec<u32> {
+    let mut adds = [0u32; 64];
+    let (mut rank, mut cut) = (0, 0);
+    for b in (0..64).filter(|b| by >> b & 1 != 0) {
+        if value >> b & 1 != 0 {
+            adds[rank] = 1 << cut;
+            cut += 1;
+        }
+        rank += 1;
+    }
+    let mut bucket = vec![0u32; runs];
+    for u in 1..runs {
+        bucket[u] = bucket[u & (u - 1)] | adds[u.trailing_zeros() as usize];
+    }
+    bucket
+}
+
+/// The runs bucket by bucket, of `values` buckets (a counting sort of the runs), so that a
+/// bucket's keys are written in one stretch.
+fn runs_by_bucket(bucket: &[u32], values: usize) -> Vec<u32> {
+    let mut next = vec![0usize; values + 1];
+    for &b in bucket {
+        next[b as usize + 1] += 1;
+    }
+    for v in 0..values {
+        next[v + 1] += next[v];
+    }
+    let mut order = vec![0u32; bucket.len()];
+    for (u, &b) in bucket.iter().enumerate() {
+        order[next[b as usize]] = u as u32;
+        next[b as usize] += 1;
+    }
+    order
 }
 
 #[cfg(test)]
