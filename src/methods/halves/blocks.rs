@@ -70,7 +70,7 @@ pub(super) fn weighted_blocks(kernel: Kernel, lens: impl Iterator<Item = usize>)
 ///
 /// Lanes of 32, not 64 (a word of each mask): a list's last lane is left half as empty.
 /// An even board's West is up to three such lists, and their last lanes' empty places
-/// were a tenth of the lanes its loads' visits met (session 37). Against lanes of 64,
+/// were a tenth of the lanes its loads' visits met (2026-11-28, 75d2ac8). Against lanes of 64,
 /// one thread: `count 24 --shard 7/20000` 6.16 -> 5.99 s (medians of 5), shards of N =
 /// 25 and 26 and a pin of N = 28 level.
 pub(super) fn build_weighted(

@@ -140,7 +140,7 @@ pub(super) fn east_queens(g: &Geometry, rows: u32) -> impl Iterator<Item = EastQ
 /// --threads 2`) peaked at 4.5 to 4.6 GB: 3.99 GB built so, 3.56 to 3.60 GB with
 /// West's south pieces let go of through each pin's count and West cleared in place
 /// (`count_by_east_queen`). Each part given room first for its candidates took four to
-/// five times East in address space (`docs/performance.md`, sessions 34 and 35).
+/// five times East in address space (measured 2026-11-27, 945fb62).
 #[inline(always)]
 pub(super) fn collect_east(
     g: &Geometry,
