@@ -3,8 +3,8 @@
 # time, one thread each on a core of its own, the one started first swapped every round,
 # and each round's ratio A / B printed, then their median. On a shared host whose speed
 # moves from minute to minute, runs at once see the same host; runs one after the other
-# do not (sessions 49 and 50: ratios of alternating runs spread wider than the gains
-# they were to measure). The totals of each round must agree, or the script stops.
+# do not (on an Emerald Rapids Xeon in November 2026, ratios of alternating runs spread
+# wider than the gains of 2 to 7% they were to measure). The totals of each round must agree, or the script stops.
 #
 #   scripts/bench-builds.sh A B [ROUNDS=4] -- ARGS...
 #

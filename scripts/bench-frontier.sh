@@ -9,7 +9,7 @@
 #       STARTUP=none scripts/bench-frontier.sh 2
 #
 # (each growth line then names its target and whether it is met; 24 minutes on a 2-core
-# Xeon in session 44). Older targets: growth N = 20 -> 21 at most 7.5x; the whole N = 21
+# Emerald Rapids Xeon, 12 on a Granite Rapids). Older targets: growth N = 20 -> 21 at most 7.5x; the whole N = 21
 # at most 8 minutes and 400 MB on 2 threads.
 #
 #   scripts/bench-frontier.sh [THREADS=2]

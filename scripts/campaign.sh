@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A campaign on one machine: count N in K shards, one after another, each resumable from
 # its own checkpoint, and merge them when the last is in. Stopped at any point (a
-# session's end, a reboot, Ctrl-C), run the same command again: finished shards are kept,
+# logout, a reboot, Ctrl-C), run the same command again: finished shards are kept,
 # the interrupted one resumes from its checkpoint, the rest follow.
 #
 #   scripts/campaign.sh N K DIR [THREADS=2]

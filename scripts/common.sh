@@ -9,8 +9,14 @@ median() {
 }
 
 # The project's root (set by sourcing), and the release binary built fresh: sets $nq.
+# NQUEENS names a binary to use instead (nothing is built then).
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build_nqueens() {
+    if [ -n "${NQUEENS:-}" ]; then
+        nq=$NQUEENS
+        [ -x "$nq" ] || { echo "NQUEENS is not an executable: $nq" >&2; exit 2; }
+        return
+    fi
     cargo build --release --quiet --manifest-path "$root/Cargo.toml"
     nq=$root/target/release/nqueens
 }
