@@ -6,10 +6,12 @@
 
 mod args;
 mod commands;
+mod escape;
 mod failure;
 mod output;
 mod progress;
 mod projection;
+mod reading;
 mod render;
 mod report;
 mod shard_files;

@@ -9,6 +9,7 @@
 use super::failure::Failure;
 use super::signals::create_removed_on_signal;
 use super::system::quiet_on_broken_pipe;
+use crate::app::escape::ShowPath;
 use std::fs;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -27,7 +28,7 @@ fn claim_temp(path: &Path, force: bool) -> Result<NamedTempFile, Failure> {
     if path.is_dir() {
         return Err(Failure::refused(format!(
             "{} is a folder; give a file name",
-            path.display()
+            path.shown()
         )));
     }
     // Results replace only regular files: never a device (/dev/null), a pipe, a socket or
@@ -38,7 +39,7 @@ fn claim_temp(path: &Path, force: bool) -> Result<NamedTempFile, Failure> {
             return Err(Failure::refused(format!(
                 "{} is a symbolic link; nqueens writes its results only to regular files: \
                  name the file it points to, or another",
-                path.display()
+                path.shown()
             )));
         }
         if !kind.is_file() {
@@ -46,29 +47,29 @@ fn claim_temp(path: &Path, force: bool) -> Result<NamedTempFile, Failure> {
                 "{} is not a regular file (a device, pipe or socket); nqueens writes its \
                  results only to regular files: name another (or leave out the option to \
                  print to stdout where there is one)",
-                path.display()
+                path.shown()
             )));
         }
     }
     if path.exists() && !force {
         return Err(Failure::refused(format!(
             "{} exists; add --force to overwrite it",
-            path.display()
+            path.shown()
         )));
     }
     let folder = folder_of(path);
     if !folder.is_dir() {
         return Err(Failure::refused(format!(
             "cannot write {}: the folder {} does not exist",
-            path.display(),
-            folder.display()
+            path.shown(),
+            folder.shown()
         )));
     }
     temp_beside(path).map_err(|e| {
         Failure::refused(format!(
             "cannot write {}: the folder {} is not writable ({e})",
-            path.display(),
-            folder.display()
+            path.shown(),
+            folder.shown()
         ))
     })
 }
@@ -220,7 +221,7 @@ impl Output {
 fn write_failure(path: &Path, e: &io::Error) -> Failure {
     Failure::failed(format!(
         "cannot write {}: {e}; nothing was written there",
-        path.display()
+        path.shown()
     ))
 }
 
@@ -244,8 +245,8 @@ impl FileLock {
         let fail = |e: std::io::Error| {
             Failure::refused(format!(
                 "cannot lock {what} {} (with {}): {e}",
-                target.display(),
-                path.display()
+                target.shown(),
+                path.shown()
             ))
         };
         let mut file = fs::OpenOptions::new()
@@ -266,7 +267,7 @@ impl FileLock {
                 return Err(Failure::refused(format!(
                     "{what} {} is in use: another run{holder} holds it; wait for it to \
                      end or stop it, then run this again",
-                    target.display()
+                    target.shown()
                 )));
             }
             Err(fs::TryLockError::Error(e)) => return Err(fail(e)),

@@ -2,6 +2,7 @@
 //! bench): the table's header and rows, the JSON line, and the seconds they quote.
 
 use super::args::engine::worded;
+use super::escape::escaped;
 use super::failure::Failure;
 use super::progress::Bar;
 use super::projection::long_run_note;
@@ -196,9 +197,15 @@ impl JsonCount {
 /// threads".
 pub fn describe_runs(runs: &[Run]) -> String {
     let hosts = distinct(runs.iter().map(|r| r.host.as_str()));
-    let hosts: Vec<String> = hosts.iter().map(|h| nqueens::words::shorten(h)).collect();
+    let hosts: Vec<String> = hosts
+        .iter()
+        .map(|h| escaped(&nqueens::words::shorten(h)))
+        .collect();
     let kernels = distinct(runs.iter().map(|r| r.kernel.as_str()));
-    let kernels: Vec<String> = kernels.iter().map(|k| nqueens::words::shorten(k)).collect();
+    let kernels: Vec<String> = kernels
+        .iter()
+        .map(|k| escaped(&nqueens::words::shorten(k)))
+        .collect();
     let least = runs.iter().map(|r| r.threads).min().unwrap_or(0);
     let most = runs.iter().map(|r| r.threads).max().unwrap_or(0);
     let threads = if least == most {

@@ -4,7 +4,9 @@
 
 use crate::app::args::choices::{KernelArg, MethodArg};
 use crate::app::args::engine::{EngineFlags, worded};
+use crate::app::escape::ShowPath;
 use crate::app::failure::Failure;
+use crate::app::reading::{read_file, records_bytes};
 use nqueens::records::{SHARD_FORMAT, ShardResult, digest, parse};
 use nqueens::{Engine, Method, MethodChoice, Options, Plan};
 use std::path::Path;
@@ -20,8 +22,10 @@ pub fn read(file: &Path) -> Result<Read<'_>, Failure> {
     if file.is_dir() {
         return Err(refuse(file, "is a folder, not a shard result".into()));
     }
-    let text =
-        std::fs::read_to_string(file).map_err(|e| refuse(file, format!("cannot read it ({e})")))?;
+    let most = records_bytes(u64::from(u32::MAX));
+    let bytes = read_file(file, most, "shard result").map_err(|why| refuse(file, why))?;
+    let text = String::from_utf8(bytes)
+        .map_err(|_| refuse(file, "not a shard result (not UTF-8 text)".into()))?;
     let shard: ShardResult = parse(&text).map_err(|why| refuse(file, why))?;
     if shard.format != SHARD_FORMAT {
         return Err(refuse(
@@ -59,7 +63,7 @@ pub fn read(file: &Path) -> Result<Read<'_>, Failure> {
 
 /// A file's problem, refused (exit 2).
 pub fn refuse(file: &Path, why: String) -> Failure {
-    Failure::refused(format!("{}: {why}", file.display()))
+    Failure::refused(format!("{}: {why}", file.shown()))
 }
 
 /// What a plan of shard results is for.

@@ -271,12 +271,7 @@ pub struct BenchArgs {
 
     /// Counting method of the workload: mirror (the classic counter, frozen) by default,
     /// so that scores stay comparable across versions; another method times the engine.
-    #[arg(
-        long,
-        value_enum,
-        default_value = "mirror",
-        conflicts_with = "ladder"
-    )]
+    #[arg(long, value_enum, default_value = "mirror", conflicts_with = "ladder")]
     pub method: MethodArg,
 
     /// Kernel level: auto takes the fastest this CPU runs; one it lacks is refused.

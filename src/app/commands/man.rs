@@ -2,6 +2,7 @@
 //! completion scripts, from the argument surface itself.
 
 use crate::app::args::{Args, ManArgs};
+use crate::app::escape::ShowPath;
 use crate::app::failure::Failure;
 use crate::app::output::{check_writable, write_atomically};
 use crate::app::system::print_bytes;
@@ -61,7 +62,7 @@ pub fn run(args: &ManArgs) -> Result<(), Failure> {
         if !dir.is_dir() {
             return Err(Failure::refused(format!(
                 "{} is not a folder: --dir takes the folder to write the pages into",
-                dir.display()
+                dir.shown()
             )));
         }
         let mut written = vec![("nqueens.1".to_string(), page(root.clone())?)];
@@ -77,10 +78,10 @@ pub fn run(args: &ManArgs) -> Result<(), Failure> {
             let path = dir.join(name);
             let text = String::from_utf8_lossy(text);
             write_atomically(&path, &text, args.force)
-                .map_err(|e| Failure::failed(format!("cannot write {}: {e}", path.display())))?;
+                .map_err(|e| Failure::failed(format!("cannot write {}: {e}", path.shown())))?;
         }
         return print_bytes(
-            format!("wrote {} pages to {}\n", written.len(), dir.display()).as_bytes(),
+            format!("wrote {} pages to {}\n", written.len(), dir.shown()).as_bytes(),
         );
     }
     match &args.command {

@@ -10,16 +10,19 @@
 
 use crate::app::args::MergeArgs;
 use crate::app::args::choices::KernelArg;
+use crate::app::escape::ShowPath;
 use crate::app::failure::Failure;
+use crate::app::reading::{FILE_LIST_BYTES, read_file, read_stdin};
 use crate::app::report::{Provenance, Seconds, describe_runs, print_count, print_header};
 use crate::app::shard_files::{Purpose, Read, plan_of, read, refuse};
-use crate::app::system::{memory_available, print_line};
+use crate::app::system::{memory_available, print_line, say};
 use nqueens::Count;
 use nqueens::methods::{Partition, Plan};
 use nqueens::records::{Run, ShardResult, digest_in_order};
 use nqueens::verify::verdict;
 use nqueens::words::human_bytes;
 use std::collections::BTreeMap;
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
 pub fn run(args: &MergeArgs) -> Result<(), Failure> {
@@ -59,6 +62,22 @@ pub fn run(args: &MergeArgs) -> Result<(), Failure> {
     report(args, &count, &merged.shards, provenance)
 }
 
+/// The files in their order, each once: a file named twice (by two paths to it, say) is
+/// said so and merged once.
+fn once_each(files: Vec<PathBuf>) -> Vec<PathBuf> {
+    let mut seen = std::collections::HashSet::new();
+    let mut once = Vec::with_capacity(files.len());
+    for file in files {
+        let same = std::fs::canonicalize(&file).unwrap_or_else(|_| file.clone());
+        if seen.insert(same) {
+            once.push(file);
+        } else {
+            say(&format!("{}: named twice; merged once", file.shown()));
+        }
+    }
+    once
+}
+
 /// The files to merge: those named, every `*.json` file of a folder named (by name; not
 /// hidden ones, such as a run's temporary files), and those listed in `--files-from`.
 fn shard_files(args: &MergeArgs) -> Result<Vec<PathBuf>, Failure> {
@@ -72,8 +91,9 @@ fn shard_files(args: &MergeArgs) -> Result<Vec<PathBuf>, Failure> {
         let mut found: Vec<PathBuf> = Vec::new();
         for entry in std::fs::read_dir(path).map_err(cannot)? {
             let file = entry.map_err(cannot)?.path();
-            let name = file.file_name().and_then(|n| n.to_str()).unwrap_or(".");
-            if name.ends_with(".json") && !name.starts_with('.') && !file.is_dir() {
+            // Names are bytes: one that is not UTF-8 is merged like any other.
+            let name = file.file_name().map_or(&b"."[..], |n| n.as_encoded_bytes());
+            if name.ends_with(b".json") && !name.starts_with(b".") && !file.is_dir() {
                 found.push(file);
             }
         }
@@ -84,18 +104,22 @@ fn shard_files(args: &MergeArgs) -> Result<Vec<PathBuf>, Failure> {
         files.extend(found);
     }
     if let Some(list) = &args.files_from {
-        let text = match list.as_os_str() == "-" {
-            true => std::io::read_to_string(std::io::stdin()),
-            false => std::fs::read_to_string(list),
-        }
-        .map_err(|e| refuse(list, format!("cannot read the list of files ({e})")))?;
+        let bytes = match list.as_os_str() == "-" {
+            true => read_stdin(FILE_LIST_BYTES, "list of files")?,
+            false => read_file(list, FILE_LIST_BYTES, "list of files")
+                .map_err(|why| refuse(list, why))?,
+        };
+        // One name a line, as bytes (a name need not be UTF-8); white space that ends a
+        // line (a CR) is not part of it.
         files.extend(
-            text.lines()
-                .map(str::trim_end)
+            bytes
+                .split(|&b| b == b'\n')
+                .map(<[u8]>::trim_ascii_end)
                 .filter(|line| !line.is_empty())
-                .map(PathBuf::from),
+                .map(|line| PathBuf::from(std::ffi::OsStr::from_bytes(line))),
         );
     }
+    let files = once_each(files);
     if files.is_empty() {
         return Err(Failure::refused(
             "no shard files to merge: the list is empty",
@@ -223,8 +247,8 @@ impl<'p> Merged<'p> {
         Err(Failure::failed(format!(
             "{} and {} are both shard {}/{} and disagree on {}: {}; run that shard again to \
              settle it",
-            earlier.display(),
-            read.file.display(),
+            earlier.shown(),
+            read.file.shown(),
             s.shard,
             s.shards,
             nqueens::words::plural(differ.len() as u64, "sub-problem"),
@@ -285,7 +309,7 @@ fn same_count(first: &ShardResult, first_file: &Path, other: &Read) -> Result<()
         format!(
             "foreign shard: {}; {} has {}",
             describe(&other.shard),
-            first_file.display(),
+            first_file.shown(),
             describe(first)
         ),
     ))

@@ -9,6 +9,7 @@
 
 use crate::app::args::RecountArgs;
 use crate::app::args::choices::KernelArg;
+use crate::app::escape::ShowPath;
 use crate::app::failure::Failure;
 use crate::app::progress::Bar;
 use crate::app::shard_files::{Purpose, plan_of, read};
@@ -97,7 +98,7 @@ pub fn run(args: &RecountArgs) -> Result<(), Failure> {
     if !report.differ.is_empty() {
         return Err(Failure::failed(format!(
             "{}: {} of the sample counted differently: {}; count that shard again",
-            args.file.display(),
+            args.file.shown(),
             plural(report.differ.len() as u64, "sub-problem"),
             nqueens::words::first_of(&report.differ, 10)
         )));

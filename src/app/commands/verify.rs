@@ -135,7 +135,12 @@ fn cross_check(args: &VerifyArgs) -> Result<(), Failure> {
 /// One board size of `verify --cross-check --json`: `n`, each method's count under its
 /// name, `agree` (whether the totals, unique counts and orbit splits are the same) and
 /// `verdict` (the table's on the first method's count: "pass", "fail" or "unpublished").
-fn cross_check_json(n: usize, counts: &[(nqueens::Count, f64)], agree: bool, v: &Verdict) -> String {
+fn cross_check_json(
+    n: usize,
+    counts: &[(nqueens::Count, f64)],
+    agree: bool,
+    v: &Verdict,
+) -> String {
     let mut row = serde_json::Map::new();
     row.insert("n".into(), n.into());
     for (count, seconds) in counts {
@@ -149,7 +154,12 @@ fn cross_check_json(n: usize, counts: &[(nqueens::Count, f64)], agree: bool, v: 
 }
 
 /// One board size of `verify --cross-check`, with the methods that do not take it named.
-fn cross_check_text(n: usize, counts: &[(nqueens::Count, f64)], agree: bool, v: &Verdict) -> String {
+fn cross_check_text(
+    n: usize,
+    counts: &[(nqueens::Count, f64)],
+    agree: bool,
+    v: &Verdict,
+) -> String {
     let mut line = format!("N = {n:>2}");
     for (count, seconds) in counts {
         line += &format!("  {} {} ({seconds:.3} s)", count.method, count.total);

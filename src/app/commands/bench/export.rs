@@ -1,7 +1,9 @@
 //! A benchmark's figures as text, as a Markdown table, and beside a saved report.
 
 use super::figures::{BenchReport, ThreadResult};
+use crate::app::escape::{ShowPath, escaped};
 use crate::app::failure::Failure;
+use crate::app::reading::{BENCH_REPORT_BYTES, read_file};
 use crate::app::system::{Machine, print_line};
 use std::io::Write;
 
@@ -113,14 +115,39 @@ pub fn print_markdown(out: &mut impl Write, r: &BenchReport) -> Result<(), Failu
 }
 
 pub fn load_report(path: &std::path::Path) -> Result<BenchReport, Failure> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Failure::refused(format!("cannot read {}: {e}", path.display())))?;
-    serde_json::from_str(&text).map_err(|e| {
+    let bytes = read_file(path, BENCH_REPORT_BYTES, "saved bench report")
+        .map_err(|why| Failure::refused(format!("{}: {why}", path.shown())))?;
+    let report: BenchReport = serde_json::from_slice(&bytes).map_err(|e| {
         Failure::refused(format!(
             "{} is not a saved `nqueens bench --json` result: {e}",
-            path.display()
+            path.shown()
         ))
-    })
+    })?;
+    check_report(&report).map_err(|why| {
+        Failure::refused(format!(
+            "{}: {why}: not a report a run of `nqueens bench` writes",
+            path.shown()
+        ))
+    })?;
+    Ok(report)
+}
+
+/// Why a report read back cannot be one a run wrote: a figure no run gives (a median of
+/// zero, a time that is not finite, a thread count of zero).
+fn check_report(report: &BenchReport) -> Result<(), String> {
+    if report.results.is_empty() {
+        return Err("it holds no results".into());
+    }
+    for r in &report.results {
+        let times = [r.median_seconds, r.min_seconds, r.max_seconds];
+        if r.threads == 0 || times.iter().any(|t| !t.is_finite() || *t <= 0.0) {
+            return Err(format!(
+                "a result of {} threads with median {} s cannot be",
+                r.threads, r.median_seconds
+            ));
+        }
+    }
+    Ok(())
 }
 
 pub fn print_comparison(
@@ -132,7 +159,10 @@ pub fn print_comparison(
         out,
         &format!(
             "compared with {} (commit {}, {}, N = {}): ratio new / old",
-            old.machine.date, old.machine.git_commit, old.machine.cpu, old.n
+            escaped(&old.machine.date),
+            escaped(&old.machine.git_commit),
+            escaped(&old.machine.cpu),
+            old.n
         ),
     )?;
     if (old.n, &old.method) != (new.n, &new.method) {

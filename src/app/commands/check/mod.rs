@@ -7,6 +7,7 @@
 //! placement is not a solution.
 
 use crate::app::args::CheckArgs;
+use crate::app::escape::ShowPath;
 use crate::app::failure::Failure;
 use crate::app::system::quiet_on_broken_pipe;
 use reading::{Line, next_line};
@@ -50,15 +51,16 @@ pub fn run(args: &CheckArgs) -> Result<(), Failure> {
             report(&mut out, format!("argument {}", i + 1), line)?;
         }
     } else {
-        let (source, reader): (String, Box<dyn Read>) = match &args.file {
-            Some(path) => (
-                path.display().to_string(),
-                Box::new(std::fs::File::open(path).map_err(|e| {
-                    Failure::refused(format!("cannot read {}: {e}", path.display()))
-                })?),
-            ),
-            None => ("standard input".into(), Box::new(std::io::stdin().lock())),
-        };
+        let (source, reader): (String, Box<dyn Read>) =
+            match &args.file {
+                Some(path) => (
+                    path.shown().to_string(),
+                    Box::new(std::fs::File::open(path).map_err(|e| {
+                        Failure::refused(format!("cannot read {}: {e}", path.shown()))
+                    })?),
+                ),
+                None => ("standard input".into(), Box::new(std::io::stdin().lock())),
+            };
         let mut input = BufReader::new(reader);
         let mut number = 0;
         loop {

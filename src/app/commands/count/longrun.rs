@@ -2,9 +2,11 @@
 //! (`--shard I/K --output FILE`, merged later), and the lock that keeps one run per
 //! checkpoint.
 
+use crate::app::escape::ShowPath;
 use crate::app::failure::{Failure, too_many_shards};
 use crate::app::output::write_atomically_with;
 use crate::app::progress::Bar;
+use crate::app::reading::{read_file, records_bytes};
 use crate::app::system::hostname;
 use nqueens::Plan;
 use nqueens::Tally;
@@ -13,7 +15,6 @@ use nqueens::records::{
     tally_map, write_sealed,
 };
 use std::collections::BTreeMap;
-use std::fs;
 use std::path::Path;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -179,10 +180,12 @@ pub fn load_checkpoint(path: &Path, numbering: &Numbering) -> Result<Saved, Fail
     let refuse = |why: String| {
         Failure::refused(format!(
             "checkpoint {}: {why}; it was left unchanged",
-            path.display()
+            path.shown()
         ))
     };
-    let text = fs::read_to_string(path).map_err(|e| refuse(format!("cannot read it ({e})")))?;
+    let most = records_bytes(numbering.subproblems as u64);
+    let bytes = read_file(path, most, "checkpoint").map_err(refuse)?;
+    let text = String::from_utf8(bytes).map_err(|_| refuse("not UTF-8 text".into()))?;
     let cp: Checkpoint = parse(&text).map_err(refuse)?;
     if cp.format != CHECKPOINT_FORMAT {
         return Err(refuse(format!(
@@ -386,7 +389,7 @@ impl Checkpointer<'_> {
         match written {
             Ok(()) if *failing => {
                 *failing = false;
-                say(&format!("checkpoint {} written again", self.path.display()));
+                say(&format!("checkpoint {} written again", self.path.shown()));
             }
             Ok(()) => {}
             Err(e) => {
@@ -394,7 +397,7 @@ impl Checkpointer<'_> {
                 say(&format!(
                     "nqueens: cannot write checkpoint {}: {e}; the count goes on and tries \
                      again in {}",
-                    self.path.display(),
+                    self.path.shown(),
                     humantime::format_duration(self.every)
                 ));
             }

@@ -9,6 +9,7 @@ mod shard_report;
 
 use crate::app::args::CountArgs;
 use crate::app::args::engine::{EngineFlags, worded};
+use crate::app::escape::ShowPath;
 use crate::app::failure::Failure;
 use crate::app::output::{FileLock, check_writable, same_file};
 use crate::app::progress::Bar;
@@ -182,7 +183,7 @@ fn report_whole(
             (nqueens::Error::Inconsistent { .. }, Some(path)) => Failure::refused(format!(
                 "{e}: the checkpoint {} holds results that were edited or damaged; remove \
                  it and count again",
-                path.display()
+                path.shown()
             )),
             _ => Failure::failed(e.to_string()),
         })?;
@@ -203,6 +204,7 @@ fn report_whole(
         digest: Some(&digest),
     };
     print_count(out, &count, ran.seconds, provenance, args.json)?;
+    refuse_if_unpublished(&count, ran, args)?;
     if ran.seconds.total > ran.seconds.run && !args.json {
         say(&format!(
             "N = {}: {:.3} s in this run, {:.3} s over every run of the checkpoint ({})",
@@ -215,6 +217,50 @@ fn report_whole(
     Ok(())
 }
 
+/// Fails a count that differs from the published table (a board it has a term for) or
+/// whose orbit split breaks the identities, naming the fields that differ, and the
+/// checkpoint it resumed where one did: its results were edited or damaged.
+fn refuse_if_unpublished(
+    count: &nqueens::Count,
+    ran: &Ran,
+    args: &CountArgs,
+) -> Result<(), Failure> {
+    let v = nqueens::verify::verdict(count);
+    if v.passed() {
+        return Ok(());
+    }
+    let differ: Vec<String> = v
+        .fields
+        .iter()
+        .filter(|f| !f.matches())
+        .map(|f| {
+            format!(
+                "{} {} (published {})",
+                f.name,
+                f.computed,
+                f.published.unwrap_or(0)
+            )
+        })
+        .collect();
+    let what = if differ.is_empty() {
+        "its orbit split breaks the identities".to_string()
+    } else {
+        differ.join(", ")
+    };
+    let source = match &args.checkpoint {
+        Some(path) if ran.runs.len() > 1 => format!(
+            "; the checkpoint {} holds results that were edited or damaged: remove it and \
+             count again",
+            path.shown()
+        ),
+        _ => String::new(),
+    };
+    Err(Failure::failed(format!(
+        "N = {}: the count DIFFERS from the published values: {what}{source}",
+        count.n
+    )))
+}
+
 /// Checks and claims every file the run will write: the output (`--force` to replace it)
 /// and the checkpoint, each locked so that a second run on them is refused now.
 fn claim_files(args: &CountArgs) -> Result<Vec<FileLock>, Failure> {
@@ -223,7 +269,7 @@ fn claim_files(args: &CountArgs) -> Result<Vec<FileLock>, Failure> {
     {
         return Err(Failure::refused(format!(
             "{} is given as both --output and --checkpoint; they must be two files",
-            output.display()
+            output.shown()
         )));
     }
     let mut locks = Vec::new();
@@ -247,7 +293,7 @@ fn stop_notice(args: &CountArgs, ranks: Option<&Ranks>) -> String {
         ),
         (_, Some(path)) => format!(
             "stopping, saving every finished sub-problem in {}",
-            path.display()
+            path.shown()
         ),
         (_, None) => "stopping; nothing is kept (--checkpoint FILE keeps a count's work)".into(),
     }
@@ -368,7 +414,7 @@ fn finish_run(
         writer
             .write(|| tallies(&done))
             .err()
-            .map(|e| format!("cannot write checkpoint {}: {e}", writer.path.display()))
+            .map(|e| format!("cannot write checkpoint {}: {e}", writer.path.shown()))
     });
     let run = started.elapsed().as_secs_f64();
     Ran {
@@ -433,11 +479,11 @@ fn interrupted(ran: &Ran, covered: &Covered, args: &CountArgs, stop: &Stop) -> F
     let saved = match (&args.checkpoint, &ran.checkpoint_failure) {
         (Some(path), None) if args.mpi => format!(
             "saved in {}; run the same command again (with any number of ranks) to resume",
-            path.display()
+            path.shown()
         ),
         (Some(path), None) => format!(
             "saved in {}; run the same command again to resume",
-            path.display()
+            path.shown()
         ),
         (Some(_), Some(why)) => format!("{why} (the last checkpoint written is kept)"),
         (None, _) => longrun::NOTHING_SAVED.into(),

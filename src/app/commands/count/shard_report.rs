@@ -1,6 +1,7 @@
 //! What a shard's run leaves: its result file, and a line on stdout.
 
 use crate::app::args::CountArgs;
+use crate::app::escape::ShowPath;
 use crate::app::failure::Failure;
 use crate::app::output::write_atomically;
 use crate::app::report::json_seconds;
@@ -60,11 +61,11 @@ pub(super) fn report(
                 nodes: result.nodes,
                 seconds: json_seconds(result.seconds),
                 digest: &result.digest,
-                output: path.display().to_string(),
+                output: path.shown().to_string(),
             };
             print_line(out, &serde_json::to_string(&json).expect("serializes"))
         }
-        Ok(()) => print_line(out, &format!("{summary}, written to {}", path.display())),
+        Ok(()) => print_line(out, &format!("{summary}, written to {}", path.shown())),
         Err(e) => {
             if !args.json {
                 print_line(out, &format!("{summary}; its result file follows:"))?;
@@ -73,7 +74,7 @@ pub(super) fn report(
             Err(Failure::failed(format!(
                 "cannot write {}: {e}; the shard's result is on stdout: save that line as \
                  the file for `nqueens merge`",
-                path.display()
+                path.shown()
             )))
         }
     }
