@@ -56,6 +56,11 @@ pub trait MethodPlan: Solver + Send {
     /// How many sub-problems.
     fn len(&self) -> usize;
 
+    /// Whether there are none (N = 2 and 3 have none).
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
     /// What sub-problem `id`'s count stands for: the number of symmetric copies.
     fn weight(&self, id: usize) -> u32;
 
@@ -83,8 +88,7 @@ pub trait MethodPlan: Solver + Send {
 
     /// The whole count's seconds on the sampler's threads, run whole (`shards` = 1) or in
     /// `shards` shards, projected from a sample of about `budget` seconds.
-    fn projected_seconds(&self, shards: usize, budget: f64, sampler: &dyn Sampler)
-    -> Projected;
+    fn projected_seconds(&self, shards: usize, budget: f64, sampler: &dyn Sampler) -> Projected;
 }
 
 /// How a plan is sized: the options a method reads when it splits a count.
