@@ -7,8 +7,8 @@
 
 use crate::cpu::Kernel;
 use crate::engine::{Engine, NoProgress, Work};
-use crate::methods::{Sampler, Timed};
 use crate::methods::{Method, Plan};
+use crate::methods::{Sampler, Timed};
 use crate::schedule::makespan::{self, ShardSeconds};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};

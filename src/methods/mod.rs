@@ -26,9 +26,9 @@
 
 // The methods' folders and their shared parts: public for the binary, the benches and
 // the tests, and not part of the library's API.
-mod face;
 #[doc(hidden)]
 pub mod backtrack;
+mod face;
 #[doc(hidden)]
 pub mod halves;
 #[doc(hidden)]

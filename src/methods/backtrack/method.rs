@@ -3,8 +3,8 @@
 use super::sample::sampled_nodes;
 use super::split::{Split, default_split_depth};
 use crate::board::MAX_N;
-use crate::methods::partition::by_cost;
 use crate::methods::face::{CountingMethod, MethodPlan, Partition, Sizing};
+use crate::methods::partition::by_cost;
 use crate::methods::refusal::Refusal;
 use crate::methods::sampling::{Projected, Sampler};
 use crate::shuffle::Shuffle;

@@ -3,8 +3,8 @@
 
 use super::join::{Join, LARGEST_N, SMALLEST_N};
 use super::{memory, sample};
-use crate::methods::partition::shuffled_run;
 use crate::methods::face::{CountingMethod, MethodPlan, Partition, Sizing};
+use crate::methods::partition::shuffled_run;
 use crate::methods::refusal::Refusal;
 use crate::methods::sampling::{Projected, Sampler};
 use std::ops::RangeInclusive;

@@ -22,8 +22,8 @@ mod search;
 
 use crate::board::MAX_N;
 use crate::cpu::Kernel;
-use crate::methods::partition::by_cost;
 use crate::methods::face::{CountingMethod, MethodPlan, Partition, Sizing};
+use crate::methods::partition::by_cost;
 use crate::methods::refusal::Refusal;
 use crate::methods::sampling::{Projected, Sampler};
 use crate::schedule::Solver;
