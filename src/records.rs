@@ -139,6 +139,46 @@ pub fn digest_in_order(results: impl IntoIterator<Item = (usize, u64)>) -> Strin
         .collect()
 }
 
+/// The most seconds a file may say its runs took: three centuries.
+const MOST_SECONDS: f64 = 1e10;
+
+/// Why a file's time and runs cannot be what runs wrote (`None` when they can): seconds
+/// that are negative, not finite or past [`MOST_SECONDS`], a run on no threads or ranks or
+/// with a kernel this program does not have, or runs whose seconds do not add up to the
+/// file's. Such a file was edited or damaged.
+pub fn impossible_runs(seconds: f64, runs: &[Run]) -> Option<String> {
+    let possible = |s: f64| s.is_finite() && (0.0..=MOST_SECONDS).contains(&s);
+    if !possible(seconds) {
+        return Some(format!("{seconds} seconds cannot be"));
+    }
+    let most_threads = crate::schedule::MAX_THREADS;
+    for run in runs {
+        let known_kernel = crate::cpu::KernelLevel::ALL
+            .iter()
+            .any(|k| k.name() == run.kernel);
+        let why = if !possible(run.seconds) {
+            format!("{} seconds", run.seconds)
+        } else if !(1..=most_threads).contains(&run.threads) {
+            format!("{} threads (a run has 1 to {most_threads})", run.threads)
+        } else if run.ranks == 0 {
+            "0 ranks".to_string()
+        } else if !known_kernel {
+            format!("kernel {:?}", crate::words::shorten(&run.kernel))
+        } else {
+            continue;
+        };
+        return Some(format!("a run with {why} cannot be"));
+    }
+    let summed: f64 = runs.iter().map(|run| run.seconds).sum();
+    let slack = 1e-6 * seconds.max(1.0);
+    if !runs.is_empty() && (summed - seconds).abs() > slack {
+        return Some(format!(
+            "its runs took {summed} seconds in all, the file says {seconds}"
+        ));
+    }
+    None
+}
+
 /// Files written before the join existed were counted by backtracking.
 fn backtrack() -> String {
     crate::methods::Method::BACKTRACK.name().into()

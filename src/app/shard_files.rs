@@ -58,6 +58,12 @@ pub fn read(file: &Path) -> Result<Read<'_>, Failure> {
             ),
         ));
     }
+    if let Some(why) = nqueens::records::impossible_runs(shard.seconds, &shard.runs) {
+        return Err(refuse(
+            file,
+            format!("{why}; the file was edited or damaged"),
+        ));
+    }
     Ok(Read { file, shard })
 }
 

@@ -217,6 +217,9 @@ pub fn load_checkpoint(path: &Path, numbering: &Numbering) -> Result<Saved, Fail
             describe(shard)
         )));
     }
+    if let Some(why) = nqueens::records::impossible_runs(cp.seconds, &cp.runs) {
+        return Err(refuse(format!("{why}; the file was edited or damaged")));
+    }
     if cp.version != VERSION {
         return Err(refuse(format!(
             "written by nqueens {}, this is {VERSION}",

@@ -203,8 +203,9 @@ fn report_whole(
         runs,
         digest: Some(&digest),
     };
+    // No wrong total is printed: a count that differs from the table fails instead.
+    refuse_if_not_published(&count, ran, args)?;
     print_count(out, &count, ran.seconds, provenance, args.json)?;
-    refuse_if_unpublished(&count, ran, args)?;
     if ran.seconds.total > ran.seconds.run && !args.json {
         say(&format!(
             "N = {}: {:.3} s in this run, {:.3} s over every run of the checkpoint ({})",
@@ -220,7 +221,7 @@ fn report_whole(
 /// Fails a count that differs from the published table (a board it has a term for) or
 /// whose orbit split breaks the identities, naming the fields that differ, and the
 /// checkpoint it resumed where one did: its results were edited or damaged.
-fn refuse_if_unpublished(
+fn refuse_if_not_published(
     count: &nqueens::Count,
     ran: &Ran,
     args: &CountArgs,
