@@ -55,7 +55,7 @@ pub fn run() -> ExitCode {
     let outcome = match system::stdout_is_closed() {
         // Rust's stdout drops writes to a closed descriptor without an error; every
         // command prints its result there, so none would be seen.
-        true => Err(Failure::failed(
+        true => Err(Failure::refused(
             "cannot write to standard output: it is closed (Bad file descriptor); nothing \
              was run",
         )),
@@ -88,6 +88,26 @@ fn dispatch(args: &Args, version: &'static str) -> Result<(), Failure> {
     }
 }
 
+/// Prints help or the version as clap renders them: to stdout where asked for (exit 0,
+/// or 1 with a message when it cannot be written, a full device say), to stderr where
+/// arguments were missing (exit 2).
+fn print_help(err: &clap::Error) -> ExitCode {
+    let text = err.render().ansi().to_string();
+    if !err.use_stderr() {
+        let mut out = io::stdout().lock();
+        return match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+            Err(e) => {
+                let _ = writeln!(io::stderr(), "nqueens: cannot write to standard output: {e}");
+                ExitCode::from(1)
+            }
+        };
+    }
+    let _ = write!(io::stderr(), "{text}");
+    ExitCode::from(2)
+}
+
 /// Ends the program on arguments clap could not take. A value our parsers refused is
 /// reported in our own words (`nqueens: --threads: thread count 0 is out of range: it
 /// must be 1 to 1024`), never echoing a long value; help and version as clap writes
@@ -98,7 +118,7 @@ fn refuse_arguments(err: clap::Error) -> ExitCode {
     match err.kind() {
         ErrorKind::DisplayHelp
         | ErrorKind::DisplayVersion
-        | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => err.exit(),
+        | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => return print_help(&err),
         ErrorKind::ValueValidation => {}
         _ => {
             let text = err.render().to_string();

@@ -12,10 +12,12 @@ use parse::BoardRange;
 use std::path::PathBuf;
 
 /// The exit status, the same for every command (`--help` and every manual page say it).
-pub const EXIT_STATUS: &str = "Exit status: 0 success; 1 a check failed (a count or \
-placement that is wrong, two results that disagree, output that could not be written); \
-2 refused before any work or input refused (bad, damaged, edited, missing, foreign, \
-unwritable); 128+N stopped by signal N (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP).";
+pub const EXIT_STATUS: &str = "Exit status: 0 success (output whose reader closed the \
+pipe early, as `| head` does, ends quietly with 0); 1 a check failed (a count or \
+placement that is wrong, two results that disagree, output that could not be written, a \
+full device say); 2 refused before any work or input refused (bad, damaged, edited, \
+missing, foreign, unwritable; too little memory; standard output closed); 128+N stopped \
+by signal N (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP).";
 
 /// Counts the solutions of the N-Queens problem: place N queens on an N x N board so that
 /// none attacks another.
