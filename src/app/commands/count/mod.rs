@@ -279,6 +279,16 @@ fn claim_files(args: &CountArgs) -> Result<Vec<FileLock>, Failure> {
         locks.push(FileLock::claim(path, "output")?);
     }
     if let Some(path) = &args.checkpoint {
+        // A checkpoint is replaced as the run goes: one its owner made read-only (even
+        // where root could replace it) is kept as it is.
+        let read_only = std::fs::metadata(path).is_ok_and(|m| m.permissions().readonly());
+        if read_only {
+            return Err(Failure::refused(format!(
+                "checkpoint {} is read-only, and a run rewrites its checkpoint as it goes; \
+                 make it writable (chmod u+w) to resume from it, or name another file",
+                path.shown()
+            )));
+        }
         check_writable(path, true)?;
         locks.push(FileLock::claim(path, "checkpoint")?);
     }
