@@ -10,15 +10,15 @@ use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 /// Open MPI runs as root here (CI's containers) and on more ranks than cores, with its
-/// session files under `session` (one directory per job): the tests run at once, and two
+/// temporary files under `tmpdir` (one directory per job): the tests run at once, and two
 /// jobs that share Open MPI's default (`/tmp/ompi.HOST.UID`) can fail to start ("A call
 /// to mkdir was unable to create the desired directory ... File exists", Open MPI 4.1),
 /// as one job's start or end races the other's.
-fn mpirun(ranks: usize, session: &Path, args: &[&str]) -> Command {
-    std::fs::create_dir_all(session).unwrap();
+fn mpirun(ranks: usize, tmpdir: &Path, args: &[&str]) -> Command {
+    std::fs::create_dir_all(tmpdir).unwrap();
     let mut command = Command::new("mpirun");
     command
-        .env("OMPI_MCA_orte_tmpdir_base", session)
+        .env("OMPI_MCA_orte_tmpdir_base", tmpdir)
         .args(["--allow-run-as-root", "--oversubscribe", "-n"])
         .arg(ranks.to_string())
         .arg(assert_cmd::cargo::cargo_bin("nqueens"))
@@ -32,10 +32,10 @@ fn json_of(out: &Output) -> serde_json::Value {
 
 #[test]
 fn an_mpi_count_over_two_ranks_gives_the_known_total() {
-    let session = tempfile::tempdir().unwrap();
+    let tmpdir = tempfile::tempdir().unwrap();
     let out = mpirun(
         2,
-        session.path(),
+        tmpdir.path(),
         &["count", "13", "--mpi", "--json", "--quiet"],
     )
     .output()
@@ -108,7 +108,7 @@ fn a_job_that_loses_rank(victim: usize) {
         "--checkpoint-every",
         "100ms",
     ];
-    let mut job = mpirun(2, &dir.path().join("session-of-the-job"), &args)
+    let mut job = mpirun(2, &dir.path().join("tmpdir-of-the-job"), &args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -135,7 +135,7 @@ fn a_job_that_loses_rank(victim: usize) {
         nqueens::records::parse(&std::fs::read_to_string(&checkpoint).unwrap()).unwrap();
     assert!(!kept.done.is_empty() && kept.done.len() < kept.subproblems);
 
-    let resumed = dir.path().join("session-of-the-resumed-job");
+    let resumed = dir.path().join("tmpdir-of-the-resumed-job");
     let out = mpirun(3, &resumed, &args).output().unwrap();
     assert!(out.status.success(), "{out:?}");
     let json = json_of(&out);

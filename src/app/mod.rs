@@ -99,7 +99,10 @@ fn print_help(err: &clap::Error) -> ExitCode {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
             Err(e) => {
-                let _ = writeln!(io::stderr(), "nqueens: cannot write to standard output: {e}");
+                let _ = writeln!(
+                    io::stderr(),
+                    "nqueens: cannot write to standard output: {e}"
+                );
                 ExitCode::from(1)
             }
         };

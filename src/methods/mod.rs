@@ -162,7 +162,8 @@ pub struct Plan {
 impl Plan {
     /// Splits the count of board `n` by `method`.
     pub fn new(method: Method, n: usize, sizing: &Sizing) -> Result<Plan, Refusal> {
-        if !method.boards().contains(&n) {
+        // Above its boards a method says why (the join: the memory its table needs).
+        if n < *method.boards().start() || n > crate::board::MAX_N {
             return Err(Refusal::BoardSize);
         }
         let split = method.plan(n, sizing)?;

@@ -174,16 +174,17 @@ fn partition_avx2(keys: &mut [u64], bars: u64) -> usize {
     };
     let (at, bars_lanes) = (keys.as_mut_ptr(), _mm256_set1_epi64x(bars as i64));
     let mut held = [0u64; 2 * LANES];
-    // SAFETY: there are at least eight keys; every read is of unread keys inside them,
-    // and every store is of four slots inside the room of the end it writes.
-    unsafe {
-        held[..LANES].copy_from_slice(&keys[..LANES]);
-        held[LANES..].copy_from_slice(&keys[len - LANES..]);
-        while ends.read_back - ends.read_front >= LANES {
-            let lanes = _mm256_loadu_si256(at.add(ends.next_read(LANES)).cast::<__m256i>());
-            let clear =
-                _mm256_cmpeq_epi64(_mm256_and_si256(lanes, bars_lanes), _mm256_setzero_si256());
-            let clear = _mm256_movemask_pd(_mm256_castsi256_pd(clear)) as usize;
+    held[..LANES].copy_from_slice(&keys[..LANES]);
+    held[LANES..].copy_from_slice(&keys[len - LANES..]);
+    while ends.read_back - ends.read_front >= LANES {
+        // SAFETY: there are at least eight keys, and the load reads four unread ones
+        // inside them.
+        let lanes = unsafe { _mm256_loadu_si256(at.add(ends.next_read(LANES)).cast::<__m256i>()) };
+        let clear = _mm256_cmpeq_epi64(_mm256_and_si256(lanes, bars_lanes), _mm256_setzero_si256());
+        let clear = _mm256_movemask_pd(_mm256_castsi256_pd(clear)) as usize;
+        // SAFETY: the loads read a row of each table (eight `i32`s); each store writes
+        // four slots inside the room of the end it writes.
+        unsafe {
             let low = _mm256_loadu_si256(PACK_LANES[clear].as_ptr().cast::<__m256i>());
             let high = _mm256_loadu_si256(PACK_HIGH[clear ^ 15].as_ptr().cast::<__m256i>());
             _mm256_storeu_si256(
@@ -194,10 +195,10 @@ fn partition_avx2(keys: &mut [u64], bars: u64) -> usize {
                 at.add(ends.back - LANES).cast::<__m256i>(),
                 _mm256_permutevar8x32_epi32(lanes, high),
             );
-            let kept = clear.count_ones() as usize;
-            ends.front += kept;
-            ends.back -= LANES - kept;
         }
+        let kept = clear.count_ones() as usize;
+        ends.front += kept;
+        ends.back -= LANES - kept;
     }
     // What is left: the unread keys and the held ones, into the room between the ends.
     let unread = &keys[ends.read_front..ends.read_back];

@@ -306,74 +306,78 @@ unsafe fn all_avx2<const SPLIT: bool, const PLAIN: u8>(
     let ends = list_ends(out);
     let mut written = [0usize; 3];
     let shape = north.shape;
-    // SAFETY: loads are masked to the north pieces present and the south slices are
-    // read inside their length; each store writes 4 slots at a list's end, which has a
-    // spare slot per pair and `SPARE` more (`pair_all` reserved them), and a key is
-    // counted as written only once stored.
-    unsafe {
-        let shift = |count: u32| _mm_cvtsi64_si128(i64::from(count));
-        let splat = |word: u64| _mm256_set1_epi64x(word as i64);
-        // The lanes of `a` that share no bit with `b`.
-        let clear = |a: __m256i, b: __m256i| {
-            let none = _mm256_cmpeq_epi64(_mm256_and_si256(a, b), _mm256_setzero_si256());
-            _mm256_movemask_pd(_mm256_castsi256_pd(none)) as usize
+    let shift = |count: u32| _mm_cvtsi64_si128(i64::from(count));
+    let splat = |word: u64| _mm256_set1_epi64x(word as i64);
+    // The lanes of `a` that share no bit with `b`.
+    let clear = |a: __m256i, b: __m256i| {
+        let none = _mm256_cmpeq_epi64(_mm256_and_si256(a, b), _mm256_setzero_si256());
+        _mm256_movemask_pd(_mm256_castsi256_pd(none)) as usize
+    };
+    let key_of = |d: __m256i, left: u32, right: u32| {
+        let placed = _mm256_srl_epi64(_mm256_sll_epi64(d, shift(left)), shift(right));
+        _mm256_and_si256(placed, splat(shape.band))
+    };
+    let lane_numbers = _mm256_setr_epi64x(0, 1, 2, 3);
+    let low_words = splat(0xffff_ffff);
+    for chunk in north.pieces.chunks(4) {
+        let present = _mm256_cmpgt_epi64(splat(chunk.len() as u64), lane_numbers);
+        // SAFETY: the load is masked to the north pieces present in `chunk`.
+        let pieces = unsafe { _mm256_maskload_epi64(chunk.as_ptr().cast(), present) };
+        let (d1, d2) = (
+            _mm256_and_si256(pieces, low_words),
+            _mm256_srli_epi64::<32>(pieces),
+        );
+        let keys = _mm256_or_si256(
+            key_of(d1, shape.d1_left, shape.d1_right),
+            _mm256_sll_epi64(
+                key_of(d2, shape.d2_left, shape.d2_right),
+                shift(shape.d2_at),
+            ),
+        );
+        let wanted = (0xf >> (4 - chunk.len()))
+            & clear(keys, splat(north.unwanted))
+            & clear(pieces, splat(north.blocked));
+        if wanted == 0 {
+            continue;
+        }
+        let moved = _mm256_or_si256(
+            _mm256_or_si256(
+                _mm256_srl_epi64(d1, shift(north.south_row)),
+                _mm256_slli_epi64::<32>(_mm256_srl_epi64(d2, shift(north.south_row))),
+            ),
+            splat(north.south_blocked),
+        );
+        let holds_main = if SPLIT {
+            !clear(keys, splat(main)) & 0xf
+        } else {
+            0
         };
-        let key_of = |d: __m256i, left: u32, right: u32| {
-            let placed = _mm256_srl_epi64(_mm256_sll_epi64(d, shift(left)), shift(right));
-            _mm256_and_si256(placed, splat(shape.band))
-        };
-        let lane_numbers = _mm256_setr_epi64x(0, 1, 2, 3);
-        let low_words = splat(0xffff_ffff);
-        for chunk in north.pieces.chunks(4) {
-            let present = _mm256_cmpgt_epi64(splat(chunk.len() as u64), lane_numbers);
-            let pieces = _mm256_maskload_epi64(chunk.as_ptr().cast(), present);
-            let (d1, d2) = (
-                _mm256_and_si256(pieces, low_words),
-                _mm256_srli_epi64::<32>(pieces),
-            );
-            let keys = _mm256_or_si256(
-                key_of(d1, shape.d1_left, shape.d1_right),
-                _mm256_sll_epi64(
-                    key_of(d2, shape.d2_left, shape.d2_right),
-                    shift(shape.d2_at),
-                ),
-            );
-            let wanted = (0xf >> (4 - chunk.len()))
-                & clear(keys, splat(north.unwanted))
-                & clear(pieces, splat(north.blocked));
-            if wanted == 0 {
-                continue;
-            }
-            let moved = _mm256_or_si256(
-                _mm256_or_si256(
-                    _mm256_srl_epi64(d1, shift(north.south_row)),
-                    _mm256_slli_epi64::<32>(_mm256_srl_epi64(d2, shift(north.south_row))),
-                ),
-                splat(north.south_blocked),
-            );
-            let holds_main = if SPLIT {
-                !clear(keys, splat(main)) & 0xf
-            } else {
-                0
-            };
-            for (&diagonals, &key) in south.diagonals.iter().zip(south.keys) {
-                let kept = wanted & clear(moved, splat(diagonals));
-                let pairs = _mm256_or_si256(keys, splat(key));
-                let (up, low, high) = lanes_to::<SPLIT, _>(kept, holds_main, key, anti, plain);
+        for (&diagonals, &key) in south.diagonals.iter().zip(south.keys) {
+            let kept = wanted & clear(moved, splat(diagonals));
+            let pairs = _mm256_or_si256(keys, splat(key));
+            let (up, low, high) = lanes_to::<SPLIT, _>(kept, holds_main, key, anti, plain);
+            // SAFETY: the load reads one row of `PACK` (eight `i32`s); the store writes 4
+            // slots at list `up`'s end, which has a spare slot per pair and `SPARE` more
+            // (`pair_all` reserved them), and only the lanes kept are counted as written.
+            unsafe {
                 let order = _mm256_loadu_si256(PACK[low].as_ptr().cast::<__m256i>());
                 let packed = _mm256_permutevar8x32_epi32(pairs, order);
                 _mm256_storeu_si256(ends[up].add(written[up]).cast(), packed);
-                written[up] += low.count_ones() as usize;
-                if SPLIT {
+            }
+            written[up] += low.count_ones() as usize;
+            if SPLIT {
+                // SAFETY: as above, for list `up + 1`.
+                unsafe {
                     let order = _mm256_loadu_si256(PACK[high].as_ptr().cast::<__m256i>());
                     let packed = _mm256_permutevar8x32_epi32(pairs, order);
                     _mm256_storeu_si256(ends[up + 1].add(written[up + 1]).cast(), packed);
-                    written[up + 1] += high.count_ones() as usize;
                 }
+                written[up + 1] += high.count_ones() as usize;
             }
         }
-        grow(out, written);
     }
+    // SAFETY: `written` counts the keys stored at each list's end, inside its capacity.
+    unsafe { grow(out, written) };
 }
 
 /// The AVX-512 kernel over a column split, turned around: eight north pieces at once
@@ -405,67 +409,67 @@ unsafe fn all_avx512<const SPLIT: bool, const PLAIN: u8>(
     let ends = list_ends(out);
     let mut written = [0usize; 3];
     let shape = north.shape;
-    // SAFETY: loads are masked to the north pieces present and the south slices are
-    // read inside their length; each store writes 8 slots at a list's end, which has a
-    // spare slot per pair and `SPARE` more (`pair_all` reserved them), and a key is
-    // counted as written only once stored.
-    unsafe {
-        let shift = |count: u32| _mm_cvtsi64_si128(i64::from(count));
-        let splat = |word: u64| _mm512_set1_epi64(word as i64);
-        let key_of = |d: __m512i, left: u32, right: u32| {
-            let placed = _mm512_srl_epi64(_mm512_sll_epi64(d, shift(left)), shift(right));
-            _mm512_and_si512(placed, splat(shape.band))
+    let shift = |count: u32| _mm_cvtsi64_si128(i64::from(count));
+    let splat = |word: u64| _mm512_set1_epi64(word as i64);
+    let key_of = |d: __m512i, left: u32, right: u32| {
+        let placed = _mm512_srl_epi64(_mm512_sll_epi64(d, shift(left)), shift(right));
+        _mm512_and_si512(placed, splat(shape.band))
+    };
+    let low_words = splat(0xffff_ffff);
+    for chunk in north.pieces.chunks(8) {
+        let present = (0xffu32 >> (8 - chunk.len())) as u8;
+        // SAFETY: the load is masked to the north pieces present in `chunk`.
+        let pieces = unsafe { _mm512_maskz_loadu_epi64(present, chunk.as_ptr().cast()) };
+        let (d1, d2) = (
+            _mm512_and_si512(pieces, low_words),
+            _mm512_srli_epi64::<32>(pieces),
+        );
+        let keys = _mm512_or_si512(
+            key_of(d1, shape.d1_left, shape.d1_right),
+            _mm512_sll_epi64(
+                key_of(d2, shape.d2_left, shape.d2_right),
+                shift(shape.d2_at),
+            ),
+        );
+        let wanted = present
+            & _mm512_testn_epi64_mask(keys, splat(north.unwanted))
+            & _mm512_testn_epi64_mask(pieces, splat(north.blocked));
+        if wanted == 0 {
+            continue;
+        }
+        // North's diagonals in the south quadrant's frame, as in `North::wanted`.
+        let moved = _mm512_or_si512(
+            _mm512_or_si512(
+                _mm512_srl_epi64(d1, shift(north.south_row)),
+                _mm512_slli_epi64::<32>(_mm512_srl_epi64(d2, shift(north.south_row))),
+            ),
+            splat(north.south_blocked),
+        );
+        let holds_main = if SPLIT {
+            _mm512_test_epi64_mask(keys, splat(main))
+        } else {
+            0
         };
-        let low_words = splat(0xffff_ffff);
-        for chunk in north.pieces.chunks(8) {
-            let present = (0xffu32 >> (8 - chunk.len())) as u8;
-            let pieces = _mm512_maskz_loadu_epi64(present, chunk.as_ptr().cast());
-            let (d1, d2) = (
-                _mm512_and_si512(pieces, low_words),
-                _mm512_srli_epi64::<32>(pieces),
-            );
-            let keys = _mm512_or_si512(
-                key_of(d1, shape.d1_left, shape.d1_right),
-                _mm512_sll_epi64(
-                    key_of(d2, shape.d2_left, shape.d2_right),
-                    shift(shape.d2_at),
-                ),
-            );
-            let wanted = present
-                & _mm512_testn_epi64_mask(keys, splat(north.unwanted))
-                & _mm512_testn_epi64_mask(pieces, splat(north.blocked));
-            if wanted == 0 {
-                continue;
-            }
-            // North's diagonals in the south quadrant's frame, as in `North::wanted`.
-            let moved = _mm512_or_si512(
-                _mm512_or_si512(
-                    _mm512_srl_epi64(d1, shift(north.south_row)),
-                    _mm512_slli_epi64::<32>(_mm512_srl_epi64(d2, shift(north.south_row))),
-                ),
-                splat(north.south_blocked),
-            );
-            let holds_main = if SPLIT {
-                _mm512_test_epi64_mask(keys, splat(main))
-            } else {
-                0
-            };
-            for (&diagonals, &key) in south.diagonals.iter().zip(south.keys) {
-                let kept = wanted & _mm512_testn_epi64_mask(moved, splat(diagonals));
-                let pairs = _mm512_or_si512(keys, splat(key));
-                let (up, low, high) = lanes_to::<SPLIT, _>(kept, holds_main, key, anti, plain);
-                let packed = _mm512_maskz_compress_epi64(low, pairs);
-                _mm512_storeu_si512(ends[up].add(written[up]).cast(), packed);
-                written[up] += low.count_ones() as usize;
-                if SPLIT {
-                    let packed = _mm512_maskz_compress_epi64(high, pairs);
-                    _mm512_storeu_si512(ends[up + 1].add(written[up + 1]).cast(), packed);
-                    written[up + 1] += high.count_ones() as usize;
-                }
+        for (&diagonals, &key) in south.diagonals.iter().zip(south.keys) {
+            let kept = wanted & _mm512_testn_epi64_mask(moved, splat(diagonals));
+            let pairs = _mm512_or_si512(keys, splat(key));
+            let (up, low, high) = lanes_to::<SPLIT, _>(kept, holds_main, key, anti, plain);
+            let packed = _mm512_maskz_compress_epi64(low, pairs);
+            // SAFETY: the store writes 8 slots at list `up`'s end, which has a spare slot
+            // per pair and `SPARE` more (`pair_all` reserved them), and only the lanes
+            // kept are counted as written.
+            unsafe { _mm512_storeu_si512(ends[up].add(written[up]).cast(), packed) };
+            written[up] += low.count_ones() as usize;
+            if SPLIT {
+                let packed = _mm512_maskz_compress_epi64(high, pairs);
+                // SAFETY: as above, for list `up + 1`.
+                unsafe { _mm512_storeu_si512(ends[up + 1].add(written[up + 1]).cast(), packed) };
+                written[up + 1] += high.count_ones() as usize;
             }
         }
-        grow(out, written);
     }
+    // SAFETY: `written` counts the keys stored at each list's end, inside its capacity.
+    unsafe { grow(out, written) };
 }
 
 /// Where a south piece's pairs with a vector of north pieces go, by their class (the

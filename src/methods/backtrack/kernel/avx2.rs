@@ -9,15 +9,10 @@
 //! registers, lane conditions are vectors of all-ones or zero lanes, turned into bits
 //! with a move-mask.
 
-// Each method is an `unsafe fn` made of intrinsics alone, under the `Lanes` contract
-// (called only where the CPU has these features): blocks around each call add nothing.
-#![allow(unsafe_op_in_unsafe_fn)]
-
 use std::arch::x86_64::{
-    __m256i, _mm_cvtsi32_si128, _mm256_add_epi16, _mm256_and_si256, _mm256_andnot_si256,
-    _mm256_cmpeq_epi16, _mm256_movemask_epi8, _mm256_or_si256, _mm256_packs_epi16,
-    _mm256_set1_epi16, _mm256_set1_epi32, _mm256_setr_epi16, _mm256_setr_epi32,
-    _mm256_setzero_si256, _mm256_sll_epi16, _mm256_sllv_epi32, _mm256_srl_epi16, _mm256_xor_si256,
+    __m256i, _mm256_and_si256, _mm256_andnot_si256, _mm256_or_si256, _mm256_set1_epi16,
+    _mm256_set1_epi32, _mm256_setr_epi16, _mm256_setr_epi32, _mm256_setzero_si256,
+    _mm256_sllv_epi32, _mm256_xor_si256,
 };
 
 use super::lanes::{self, Lanes};
@@ -25,25 +20,87 @@ use crate::board::MAX_N;
 use crate::methods::backtrack::row_plan::{Frame, RowPlan};
 use crate::tally::Tally;
 
-/// All-ones lanes where `a` is zero.
-#[inline(always)]
-unsafe fn is_zero(a: __m256i) -> __m256i {
-    _mm256_cmpeq_epi16(a, _mm256_setzero_si256())
-}
+// The lane operations are `#[target_feature]` functions with the kernel's features (those
+// of `count_stream` below, into which they all inline): safe among themselves, and the
+// `Lanes` methods, `unsafe` by the trait's contract, call them without a block. Only a
+// lane read through a pointer stays `unsafe`.
 
-/// `a & (a - 1)` lane-wise: each lane without its lowest bit.
-#[inline(always)]
-unsafe fn without_lowest(a: __m256i) -> __m256i {
-    _mm256_and_si256(a, _mm256_add_epi16(a, _mm256_set1_epi16(-1)))
-}
+/// 16-bit lane-wise operations on one register, for `__m256i`'s [`Lanes`].
+mod lanes16 {
+    use std::arch::x86_64::{
+        __m256i, _mm_cvtsi32_si128, _mm256_add_epi16, _mm256_and_si256, _mm256_andnot_si256,
+        _mm256_cmpeq_epi16, _mm256_movemask_epi8, _mm256_or_si256, _mm256_packs_epi16,
+        _mm256_set1_epi16, _mm256_setzero_si256, _mm256_sll_epi16, _mm256_srl_epi16,
+    };
 
-/// One bit per lane of a vector of all-ones or zero lanes.
-#[inline(always)]
-unsafe fn bits(condition: __m256i) -> u32 {
-    // Packing to bytes keeps the lanes in order within each 128-bit half, twice over:
-    // bytes 0-7 and 16-23 of the mask are lanes 0-7 and 8-15.
-    let mask = _mm256_movemask_epi8(_mm256_packs_epi16(condition, condition)) as u32;
-    (mask & 0xFF) | (mask >> 8 & 0xFF00)
+    /// All-ones lanes where `a` is zero.
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    #[inline]
+    pub fn is_zero(a: __m256i) -> __m256i {
+        _mm256_cmpeq_epi16(a, _mm256_setzero_si256())
+    }
+
+    /// `a & (a - 1)` lane-wise: each lane without its lowest bit.
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    #[inline]
+    pub fn without_lowest(a: __m256i) -> __m256i {
+        _mm256_and_si256(a, _mm256_add_epi16(a, _mm256_set1_epi16(-1)))
+    }
+
+    /// One bit per lane of a vector of all-ones or zero lanes.
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    #[inline]
+    pub fn bits(condition: __m256i) -> u32 {
+        // Packing to bytes keeps the lanes in order within each 128-bit half, twice over:
+        // bytes 0-7 and 16-23 of the mask are lanes 0-7 and 8-15.
+        let mask = _mm256_movemask_epi8(_mm256_packs_epi16(condition, condition)) as u32;
+        (mask & 0xFF) | (mask >> 8 & 0xFF00)
+    }
+
+    /// Lane-wise `a << shift`, and 0 for shifts past 15.
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    #[inline]
+    pub fn shl(a: __m256i, shift: u32) -> __m256i {
+        _mm256_sll_epi16(a, _mm_cvtsi32_si128(shift as i32))
+    }
+
+    /// Lane-wise `a >> shift`, and 0 for shifts past 15.
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    #[inline]
+    pub fn shr(a: __m256i, shift: u32) -> __m256i {
+        _mm256_srl_epi16(a, _mm_cvtsi32_si128(shift as i32))
+    }
+
+    /// Lane-wise `dead_squares`.
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    #[inline]
+    pub fn dead_squares(x: __m256i, shift: u32) -> __m256i {
+        let near = _mm256_or_si256(_mm256_or_si256(x, shl(x, shift)), shr(x, shift));
+        let (single, empty) = (is_zero(without_lowest(x)), is_zero(x));
+        _mm256_or_si256(_mm256_and_si256(near, single), empty)
+    }
+
+    /// Lane-wise `dead_squares_upto_two`.
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    #[inline]
+    pub fn dead_squares_upto_two(x: __m256i, shift: u32) -> __m256i {
+        let (up, down) = (shl(x, shift), shr(x, shift));
+        // A queen between two squares or on either of a close pair takes both.
+        let two = _mm256_or_si256(
+            _mm256_and_si256(x, _mm256_or_si256(up, down)),
+            _mm256_and_si256(up, down),
+        );
+        let rest = without_lowest(x);
+        let exactly_two = _mm256_andnot_si256(is_zero(rest), is_zero(without_lowest(rest)));
+        _mm256_or_si256(dead_squares(x, shift), _mm256_and_si256(two, exactly_two))
+    }
+
+    /// Bit `j` set for each lane `j` in `lanes` that is not zero.
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    #[inline]
+    pub fn nonzero(a: __m256i, lanes: u32) -> u32 {
+        !bits(is_zero(a)) & lanes & 0xFFFF
+    }
 }
 
 impl Lanes for __m256i {
@@ -54,7 +111,8 @@ impl Lanes for __m256i {
         (open >> offset < 1 << 16).then_some(offset)
     }
 
-    #[inline(always)]
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    #[inline]
     unsafe fn lane_bits(_open: u32) -> Self {
         _mm256_setr_epi16(
             1,
@@ -76,85 +134,86 @@ impl Lanes for __m256i {
         )
     }
 
-    #[inline(always)]
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    #[inline]
     unsafe fn lanes_of(_lane_bits: Self, squares: u32) -> u32 {
         squares & 0xFFFF
     }
 
-    #[inline(always)]
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    #[inline]
     unsafe fn splat(x: u32) -> Self {
         _mm256_set1_epi16(x as u16 as i16)
     }
 
-    #[inline(always)]
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    #[inline]
     unsafe fn lane(v: &Self, j: u32) -> u32 {
-        // SAFETY: a register is 16 consecutive `u16` lanes and `j < 16`.
-        u32::from(*(v as *const Self).cast::<u16>().add((j & 15) as usize))
+        // SAFETY: a register is 16 consecutive `u16` lanes and `j & 15 < 16`, so the read
+        // lies inside `*v`.
+        u32::from(unsafe { *(v as *const Self).cast::<u16>().add((j & 15) as usize) })
     }
 
-    #[inline(always)]
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    #[inline]
     unsafe fn or(a: Self, b: Self) -> Self {
         _mm256_or_si256(a, b)
     }
 
-    #[inline(always)]
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    #[inline]
     unsafe fn and_not(a: Self, b: Self) -> Self {
         _mm256_andnot_si256(b, a)
     }
 
-    #[inline(always)]
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    #[inline]
     unsafe fn shl(a: Self, shift: u32) -> Self {
-        _mm256_sll_epi16(a, _mm_cvtsi32_si128(shift as i32))
+        lanes16::shl(a, shift)
     }
 
-    #[inline(always)]
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    #[inline]
     unsafe fn shr(a: Self, shift: u32) -> Self {
-        _mm256_srl_epi16(a, _mm_cvtsi32_si128(shift as i32))
+        lanes16::shr(a, shift)
     }
 
-    #[inline(always)]
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    #[inline]
     unsafe fn nor3(a: Self, b: Self, c: Self) -> Self {
         let any = _mm256_or_si256(_mm256_or_si256(a, b), c);
         _mm256_xor_si256(any, _mm256_set1_epi16(-1))
     }
 
-    #[inline(always)]
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    #[inline]
     unsafe fn and_not2(a: Self, b: Self, c: Self) -> Self {
         _mm256_andnot_si256(_mm256_or_si256(b, c), a)
     }
 
-    #[inline(always)]
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    #[inline]
     unsafe fn dead_squares(x: Self, shift: u32) -> Self {
-        let near = _mm256_or_si256(_mm256_or_si256(x, Self::shl(x, shift)), Self::shr(x, shift));
-        let (single, empty) = (is_zero(without_lowest(x)), is_zero(x));
-        _mm256_or_si256(_mm256_and_si256(near, single), empty)
+        lanes16::dead_squares(x, shift)
     }
 
-    #[inline(always)]
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    #[inline]
     unsafe fn dead_squares_upto_two(x: Self, shift: u32) -> Self {
-        let (up, down) = (Self::shl(x, shift), Self::shr(x, shift));
-        // A queen between two squares or on either of a close pair takes both.
-        let two = _mm256_or_si256(
-            _mm256_and_si256(x, _mm256_or_si256(up, down)),
-            _mm256_and_si256(up, down),
-        );
-        let rest = without_lowest(x);
-        let exactly_two = _mm256_andnot_si256(is_zero(rest), is_zero(without_lowest(rest)));
-        _mm256_or_si256(
-            Self::dead_squares(x, shift),
-            _mm256_and_si256(two, exactly_two),
-        )
+        lanes16::dead_squares_upto_two(x, shift)
     }
 
-    #[inline(always)]
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    #[inline]
     unsafe fn nonzero(a: Self, lanes: u32) -> u32 {
-        !bits(is_zero(a)) & lanes & 0xFFFF
+        lanes16::nonzero(a, lanes)
     }
 
-    #[inline(always)]
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    #[inline]
     unsafe fn ones_and_twos(a: Self, lanes: u32) -> u64 {
-        let any = Self::nonzero(a, lanes);
-        let two = Self::nonzero(without_lowest(a), any);
+        let any = lanes16::nonzero(a, lanes);
+        let two = lanes16::nonzero(lanes16::without_lowest(a), any);
         u64::from(any.count_ones() + two.count_ones())
     }
 }
@@ -176,48 +235,60 @@ const WINDOW_STACK: usize = 4 * MAX_N;
 
 /// 32-bit lane-wise operations on one register, for [`Window`].
 mod lanes32 {
-    #![allow(unsafe_op_in_unsafe_fn)]
     use std::arch::x86_64::{
         __m256i, _mm_cvtsi32_si128, _mm256_add_epi32, _mm256_and_si256, _mm256_andnot_si256,
         _mm256_castsi256_ps, _mm256_cmpeq_epi32, _mm256_movemask_ps, _mm256_or_si256,
         _mm256_set1_epi32, _mm256_setzero_si256, _mm256_sll_epi32, _mm256_srl_epi32,
     };
 
-    #[inline(always)]
-    pub unsafe fn is_zero(a: __m256i) -> __m256i {
+    /// All-ones lanes where `a` is zero.
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    #[inline]
+    pub fn is_zero(a: __m256i) -> __m256i {
         _mm256_cmpeq_epi32(a, _mm256_setzero_si256())
     }
 
-    #[inline(always)]
-    pub unsafe fn without_lowest(a: __m256i) -> __m256i {
+    /// `a & (a - 1)` lane-wise: each lane without its lowest bit.
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    #[inline]
+    pub fn without_lowest(a: __m256i) -> __m256i {
         _mm256_and_si256(a, _mm256_add_epi32(a, _mm256_set1_epi32(-1)))
     }
 
     /// One bit per lane of a vector of all-ones or zero lanes.
-    #[inline(always)]
-    pub unsafe fn bits(condition: __m256i) -> u32 {
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    #[inline]
+    pub fn bits(condition: __m256i) -> u32 {
         _mm256_movemask_ps(_mm256_castsi256_ps(condition)) as u32
     }
 
-    #[inline(always)]
-    pub unsafe fn shl(a: __m256i, shift: u32) -> __m256i {
+    /// Lane-wise `a << shift`, and 0 for shifts past 31.
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    #[inline]
+    pub fn shl(a: __m256i, shift: u32) -> __m256i {
         _mm256_sll_epi32(a, _mm_cvtsi32_si128(shift as i32))
     }
 
-    #[inline(always)]
-    pub unsafe fn shr(a: __m256i, shift: u32) -> __m256i {
+    /// Lane-wise `a >> shift`, and 0 for shifts past 31.
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    #[inline]
+    pub fn shr(a: __m256i, shift: u32) -> __m256i {
         _mm256_srl_epi32(a, _mm_cvtsi32_si128(shift as i32))
     }
 
-    #[inline(always)]
-    pub unsafe fn dead_squares(x: __m256i, shift: u32) -> __m256i {
+    /// Lane-wise `dead_squares`.
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    #[inline]
+    pub fn dead_squares(x: __m256i, shift: u32) -> __m256i {
         let near = _mm256_or_si256(_mm256_or_si256(x, shl(x, shift)), shr(x, shift));
         let (single, empty) = (is_zero(without_lowest(x)), is_zero(x));
         _mm256_or_si256(_mm256_and_si256(near, single), empty)
     }
 
-    #[inline(always)]
-    pub unsafe fn dead_squares_upto_two(x: __m256i, shift: u32) -> __m256i {
+    /// Lane-wise `dead_squares_upto_two`.
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    #[inline]
+    pub fn dead_squares_upto_two(x: __m256i, shift: u32) -> __m256i {
         let (up, down) = (shl(x, shift), shr(x, shift));
         // A queen between two squares or on either of a close pair takes both.
         let two = _mm256_or_si256(
@@ -228,6 +299,13 @@ mod lanes32 {
         let exactly_two = _mm256_andnot_si256(is_zero(rest), is_zero(without_lowest(rest)));
         _mm256_or_si256(dead_squares(x, shift), _mm256_and_si256(two, exactly_two))
     }
+
+    /// Bit `j` set for each lane `j` in `lanes` that is not zero.
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    #[inline]
+    pub fn nonzero(a: __m256i, lanes: u32) -> u32 {
+        !bits(is_zero(a)) & lanes & 0xFF
+    }
 }
 
 impl Lanes for Window {
@@ -237,19 +315,22 @@ impl Lanes for Window {
         Some(0)
     }
 
-    #[inline(always)]
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    #[inline]
     unsafe fn lane_bits(_open: u32) -> Self {
         // Unused: each window gives its lanes' columns.
         Window(_mm256_setzero_si256())
     }
 
-    #[inline(always)]
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    #[inline]
     unsafe fn lanes_of(lane_bits: Self, squares: u32) -> u32 {
         let hit = _mm256_and_si256(lane_bits.0, _mm256_set1_epi32(squares as i32));
         !lanes32::bits(lanes32::is_zero(hit)) & 0xFF
     }
 
-    #[inline(always)]
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    #[inline]
     unsafe fn window(_lane_bits: Self, todo: u32) -> (Self, u32, u32) {
         let base = todo.trailing_zeros();
         let lanes = (u64::from(todo) >> base) as u32 & 0xFF;
@@ -259,67 +340,80 @@ impl Lanes for Window {
         (Window(lane_bits), lanes, rest)
     }
 
-    #[inline(always)]
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    #[inline]
     unsafe fn splat(x: u32) -> Self {
         Window(_mm256_set1_epi32(x as i32))
     }
 
-    #[inline(always)]
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    #[inline]
     unsafe fn lane(v: &Self, j: u32) -> u32 {
-        // SAFETY: a register is 8 consecutive `u32` lanes and `j < 8`.
-        *(v as *const Self).cast::<u32>().add((j & 7) as usize)
+        // SAFETY: a register is 8 consecutive `u32` lanes and `j & 7 < 8`, so the read
+        // lies inside `*v`.
+        unsafe { *(v as *const Self).cast::<u32>().add((j & 7) as usize) }
     }
 
-    #[inline(always)]
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    #[inline]
     unsafe fn or(a: Self, b: Self) -> Self {
         Window(_mm256_or_si256(a.0, b.0))
     }
 
-    #[inline(always)]
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    #[inline]
     unsafe fn and_not(a: Self, b: Self) -> Self {
         Window(_mm256_andnot_si256(b.0, a.0))
     }
 
-    #[inline(always)]
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    #[inline]
     unsafe fn shl(a: Self, shift: u32) -> Self {
         Window(lanes32::shl(a.0, shift))
     }
 
-    #[inline(always)]
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    #[inline]
     unsafe fn shr(a: Self, shift: u32) -> Self {
         Window(lanes32::shr(a.0, shift))
     }
 
-    #[inline(always)]
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    #[inline]
     unsafe fn nor3(a: Self, b: Self, c: Self) -> Self {
         let any = _mm256_or_si256(_mm256_or_si256(a.0, b.0), c.0);
         Window(_mm256_xor_si256(any, _mm256_set1_epi32(-1)))
     }
 
-    #[inline(always)]
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    #[inline]
     unsafe fn and_not2(a: Self, b: Self, c: Self) -> Self {
         Window(_mm256_andnot_si256(_mm256_or_si256(b.0, c.0), a.0))
     }
 
-    #[inline(always)]
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    #[inline]
     unsafe fn dead_squares(x: Self, shift: u32) -> Self {
         Window(lanes32::dead_squares(x.0, shift))
     }
 
-    #[inline(always)]
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    #[inline]
     unsafe fn dead_squares_upto_two(x: Self, shift: u32) -> Self {
         Window(lanes32::dead_squares_upto_two(x.0, shift))
     }
 
-    #[inline(always)]
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    #[inline]
     unsafe fn nonzero(a: Self, lanes: u32) -> u32 {
-        !lanes32::bits(lanes32::is_zero(a.0)) & lanes & 0xFF
+        lanes32::nonzero(a.0, lanes)
     }
 
-    #[inline(always)]
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    #[inline]
     unsafe fn ones_and_twos(a: Self, lanes: u32) -> u64 {
-        let any = Self::nonzero(a, lanes);
-        let two = Self::nonzero(Window(lanes32::without_lowest(a.0)), any);
+        let any = lanes32::nonzero(a.0, lanes);
+        let two = lanes32::nonzero(lanes32::without_lowest(a.0), any);
         u64::from(any.count_ones() + two.count_ones())
     }
 }
@@ -332,6 +426,7 @@ pub(super) fn count_stream<'a>(
     done: impl FnMut(usize, Tally),
     halted: &dyn Fn() -> bool,
 ) {
-    // SAFETY: compiled with the features both lane types use; the caller checked the CPU.
+    // SAFETY: this function has the features both lane types' methods are compiled for,
+    // so it runs only where the CPU has them (its callers' duty).
     unsafe { lanes::count_stream::<__m256i, Window, MAX_N, WINDOW_STACK>(next_job, done, halted) }
 }

@@ -20,7 +20,10 @@
 //! and their independent work fills the pipeline.
 //!
 //! Everything here is `#[inline(always)]` and reaches the CPU's instructions only through
-//! [`Lanes`]: each entry point, compiled with its target features, inlines all of it.
+//! [`Lanes`], whose methods are `#[target_feature]` functions: each entry point, compiled
+//! with those features, inlines all of it. So every function here that steps vectors is
+//! an `unsafe fn` with one contract, the trait's: it runs only where the CPU has the
+//! features of the lane types it is given.
 
 use super::jobs::{Job, Part, Parts, cut};
 use super::scalar::count_until;
@@ -39,8 +42,10 @@ use std::collections::VecDeque;
 /// Lane `j` stands for the column whose bit [`Lanes::lane_bits`] puts in lane `j`.
 ///
 /// # Safety
-/// Every method but `fit` needs the CPU features of its implementation: call them only
-/// from code compiled with those features, on a CPU that has them.
+/// Every method but `fit` needs the CPU features of its implementation, which compiles it
+/// as a `#[target_feature]` function (an `unsafe fn`: a trait method with target features
+/// cannot be safe): call them only where the CPU has those features, and from code
+/// compiled with them, so that they inline.
 pub(super) trait Lanes: Copy {
     /// Lanes in the vector (a power of two, at most 32: lane masks are `u32`).
     const LANES: u32;
@@ -103,6 +108,9 @@ fn in_lane_space(level: &Level, offset: u32) -> Level {
 
 /// The attacks entering the row of `level` for a queen in each lane's column of the row
 /// above, whose attacks were `[cols, ld, rd]` (the same in every lane).
+///
+/// # Safety
+/// The CPU has `V`'s features (see [`Lanes`]).
 #[inline(always)]
 unsafe fn place<V: Lanes>(level: &Level, lane_bits: V, [cols, ld, rd]: [V; 3]) -> [V; 3] {
     // SAFETY: the caller keeps this function's contract: the CPU has `V`'s features.
@@ -117,6 +125,9 @@ unsafe fn place<V: Lanes>(level: &Level, lane_bits: V, [cols, ld, rd]: [V; 3]) -
 }
 
 /// Lane-wise [`Level::accepted_early`].
+///
+/// # Safety
+/// The CPU has `V`'s features (see [`Lanes`]).
 #[inline(always)]
 unsafe fn accepted_early<V: Lanes>(level: &Level, [c, l, r]: [V; 3]) -> V {
     // SAFETY: the caller keeps this function's contract: the CPU has `V`'s features.
@@ -142,6 +153,9 @@ unsafe fn accepted_early<V: Lanes>(level: &Level, [c, l, r]: [V; 3]) -> V {
 }
 
 /// Lane-wise [`Level::accepted_second_to_last`].
+///
+/// # Safety
+/// The CPU has `V`'s features (see [`Lanes`]).
 #[inline(always)]
 unsafe fn accepted_second_to_last<V: Lanes>(level: &Level, [c, l, r]: [V; 3]) -> V {
     // SAFETY: the caller keeps this function's contract: the CPU has `V`'s features.
@@ -201,6 +215,9 @@ impl<V: Lanes, const S: usize> Walk<V, S> {
     }
 
     /// A walk with nothing to do.
+    ///
+    /// # Safety
+    /// The CPU has `V`'s features (see [`Lanes`]).
     #[inline(always)]
     unsafe fn idle() -> Self {
         const { assert!(S.is_power_of_two() && S >= MAX_N) };
@@ -226,6 +243,9 @@ impl<V: Lanes, const S: usize> Walk<V, S> {
 
     /// Starts the search of `job` in place (the stack needs no clearing: an entry is
     /// always written before it becomes live).
+    ///
+    /// # Safety
+    /// The CPU has `V`'s features (see [`Lanes`]).
     #[inline(always)]
     unsafe fn start(&mut self, job: &Job) {
         let (plan, offset) = (&*job.plan, job.offset);
@@ -245,6 +265,9 @@ impl<V: Lanes, const S: usize> Walk<V, S> {
 
     /// Visits the next candidate of the top entry: no branch depends on the board, so that
     /// several walks interleave in the pipeline without mispredictions.
+    ///
+    /// # Safety
+    /// The CPU has `V`'s features (see [`Lanes`]).
     #[inline(always)]
     unsafe fn step(&mut self) {
         let top = &mut self.stack[self.live.wrapping_sub(1) & (S - 1)];
@@ -270,6 +293,9 @@ impl<V: Lanes, const S: usize> Walk<V, S> {
     /// per window of candidates ([`Lanes::window`]) worth visiting, and returns how many
     /// it wrote. Above the second-to-last row it counts the completions instead (and
     /// writes none).
+    ///
+    /// # Safety
+    /// The CPU has `V`'s features (see [`Lanes`]).
     #[inline(always)]
     unsafe fn expand(&mut self, slot: usize, depth: usize, attacks: [V; 3], todo: u32) -> usize {
         // SAFETY: the caller keeps this function's contract: the CPU has `V`'s features.
@@ -311,6 +337,9 @@ const POLL_EVERY: u32 = 1 << 12;
 
 /// One turn of a set of walks: each live walk takes a step; each idle one reports the part
 /// it finished and starts the next one `next` gives. Returns how many walks are at work.
+///
+/// # Safety
+/// The CPU has `X`'s features (see [`Lanes`]).
 #[inline(always)]
 unsafe fn turn<'a, X: Lanes, const S: usize>(
     walks: &mut [Walk<X, S>; WALKS],
@@ -345,23 +374,30 @@ const NARROW: usize = 0;
 /// See [`NARROW`].
 const WIDE: usize = 1;
 
+/// The parts waiting for the walks, one queue per width ([`NARROW`], [`WIDE`]), each with
+/// the id of the job it belongs to.
+type Queues<'a> = [VecDeque<(usize, Job<'a>)>; 2];
+
 /// Counts every job `next_job` hands out, calling `done` with each one's id and tally as
 /// it finishes. A job is cut into parts ([`cut`]): those whose open columns fit the lanes
 /// of `V` run on up to [`WALKS`] walks of `V` (stacks of `SV` entries), the others on
 /// walks of `W` (lanes that take any plan, stacks of `SW`); a part with fewer than three
 /// free rows left needs no search. All walks are stepped in turn, so that one's latency
-/// hides behind the others' work. Parts wait in a queue per width: each width pulls new
-/// jobs only while the other's queue is shorter than [`WALKS`].
+/// hides behind the others' work ([`interleave`]). Parts wait in a queue per width: each
+/// width pulls new jobs only while the other's queue is shorter than [`WALKS`].
 ///
 /// Once `halted` says so (it is asked every [`POLL_EVERY`] turns), the stream returns at
 /// once: the jobs in flight are abandoned, unreported.
+///
+/// # Safety
+/// The CPU has the features of `V` and of `W` (see [`Lanes`]).
 #[inline(always)]
 pub(super) unsafe fn count_stream<'a, V: Lanes, W: Lanes, const SV: usize, const SW: usize>(
     mut next_job: impl FnMut() -> Option<(usize, &'a RowPlan, Frame)>,
     mut done: impl FnMut(usize, Tally),
     halted: &dyn Fn() -> bool,
 ) {
-    let mut queues: [VecDeque<(usize, Job<'a>)>; 2] = [VecDeque::new(), VecDeque::new()];
+    let mut queues: Queues<'a> = [VecDeque::new(), VecDeque::new()];
     let exhausted = Cell::new(false);
     // Set when a part the scalar search took was abandoned: the stream ends.
     let abandoned = Cell::new(false);
@@ -375,7 +411,7 @@ pub(super) unsafe fn count_stream<'a, V: Lanes, W: Lanes, const SV: usize, const
     };
     // Pulls jobs until `width`'s queue has a part, the other queue is full, or none are
     // left.
-    let refill = |queues: &mut [VecDeque<(usize, Job<'a>)>; 2], width: usize| {
+    let refill = |queues: &mut Queues<'a>, width: usize| {
         while queues[width].is_empty() && !exhausted.get() && queues[1 - width].len() < WALKS {
             let Some((id, plan, start)) = next_job() else {
                 exhausted.set(true);
@@ -411,7 +447,28 @@ pub(super) unsafe fn count_stream<'a, V: Lanes, W: Lanes, const SV: usize, const
     };
     let mut refill = refill;
     refill(&mut queues, NARROW);
-    // SAFETY: the caller keeps this function's contract: the CPU has `V`'s features.
+    let flags = (&exhausted, &abandoned);
+    // SAFETY: the caller's: the CPU has `V`'s and `W`'s features.
+    unsafe { interleave::<V, W, SV, SW>(&mut queues, flags, refill, &part_done, halted) }
+}
+
+/// [`count_stream`]'s walks at work: [`WALKS`] of each width, turned in turn until the
+/// queues are empty and no more jobs come (`exhausted`, the first of `flags`), a part the
+/// scalar search took was abandoned (the second), or `halted` says so. The narrow walks
+/// pull new jobs through `refill` (given the queues and the width to fill); each part
+/// done goes to `part_done`.
+///
+/// # Safety
+/// The CPU has the features of `V` and of `W` (see [`Lanes`]).
+#[inline(always)]
+unsafe fn interleave<'a, V: Lanes, W: Lanes, const SV: usize, const SW: usize>(
+    queues: &mut Queues<'a>,
+    (exhausted, abandoned): (&Cell<bool>, &Cell<bool>),
+    mut refill: impl FnMut(&mut Queues<'a>, usize),
+    part_done: &dyn Fn(usize, Tally),
+    halted: &dyn Fn() -> bool,
+) {
+    // SAFETY: the caller's: the CPU has `V`'s and `W`'s features.
     unsafe {
         let mut narrow: [Walk<V, SV>; WALKS] = std::array::from_fn(|_| Walk::idle());
         let mut wide: [Walk<W, SW>; WALKS] = std::array::from_fn(|_| Walk::idle());
@@ -437,10 +494,10 @@ pub(super) unsafe fn count_stream<'a, V: Lanes, W: Lanes, const SV: usize, const
                     &mut narrow,
                     &mut ids[NARROW],
                     || {
-                        refill(&mut queues, NARROW);
+                        refill(queues, NARROW);
                         queues[NARROW].pop_front()
                     },
-                    &part_done,
+                    part_done,
                 );
             }
             // Most counts have no wide part at all: then the wide walks cost one check.
@@ -449,7 +506,7 @@ pub(super) unsafe fn count_stream<'a, V: Lanes, W: Lanes, const SV: usize, const
                     &mut wide,
                     &mut ids[WIDE],
                     || queues[WIDE].pop_front(),
-                    &part_done,
+                    part_done,
                 );
             }
             if narrow_working + wide_working == 0 || abandoned.get() {

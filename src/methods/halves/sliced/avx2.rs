@@ -29,34 +29,30 @@ pub(super) fn count_plain(patterns: &[u64], items: &[u64]) -> u64 {
 const PLAIN_GROUPS: usize = 8;
 
 /// [`count_plain`] of at most `4 GROUPS` patterns, held in `GROUPS` registers.
-#[inline(always)]
+#[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+#[inline]
 fn plain_held<const GROUPS: usize>(patterns: &[u64], items: &[u64]) -> u64 {
     use std::arch::x86_64::{
         _mm256_castsi256_pd, _mm256_cmpeq_epi64, _mm256_cmpgt_epi64, _mm256_maskload_epi64,
         _mm256_movemask_pd, _mm256_setr_epi64x,
     };
     assert!(patterns.len() <= 4 * GROUPS && GROUPS * 4 <= 64);
-    // SAFETY (all blocks): only inlined into `count_plain`, which has the features; the
-    // loads are masked to the patterns present.
     let held: [__m256i; GROUPS] = std::array::from_fn(|g| {
         let group = &patterns[(4 * g).min(patterns.len())..];
-        unsafe {
-            let lane_numbers = _mm256_setr_epi64x(0, 1, 2, 3);
-            let count = _mm256_set1_epi64x(group.len().min(4) as i64);
-            let present = _mm256_cmpgt_epi64(count, lane_numbers);
-            _mm256_maskload_epi64(group.as_ptr().cast(), present)
-        }
+        let lane_numbers = _mm256_setr_epi64x(0, 1, 2, 3);
+        let count = _mm256_set1_epi64x(group.len().min(4) as i64);
+        let present = _mm256_cmpgt_epi64(count, lane_numbers);
+        // SAFETY: the load is masked to the lanes of the patterns present in `group`.
+        unsafe { _mm256_maskload_epi64(group.as_ptr().cast(), present) }
     });
     let present = u64::MAX >> (64 - patterns.len());
     let mut total = 0u64;
     for &item in items {
-        let item = unsafe { _mm256_set1_epi64x(item as i64) };
+        let item = _mm256_set1_epi64x(item as i64);
         let clear = held.iter().enumerate().fold(0u64, |clear, (g, &lanes)| {
-            let lanes_clear = unsafe {
-                let shared = _mm256_and_si256(lanes, item);
-                let clear = _mm256_cmpeq_epi64(shared, _mm256_setzero_si256());
-                _mm256_movemask_pd(_mm256_castsi256_pd(clear))
-            };
+            let shared = _mm256_and_si256(lanes, item);
+            let clear_lanes = _mm256_cmpeq_epi64(shared, _mm256_setzero_si256());
+            let lanes_clear = _mm256_movemask_pd(_mm256_castsi256_pd(clear_lanes));
             clear | (lanes_clear as u64) << (4 * g)
         });
         total += u64::from((clear & present).count_ones());
@@ -101,95 +97,90 @@ pub(super) fn count_weighted(
     with_layout!(layout, sliced_avx2(sliced, items, Some(weights)))
 }
 
-// The helpers below are functions, not closures: a closure in the kernel is compiled
-// without AVX2 and called (its loads and shuffles in SSE halves), which cost the
-// nibble count half the kernel's time before.
+// The helpers below are functions, not closures: a closure in the kernel was compiled
+// without AVX2 and called (its loads and shuffles in SSE halves), which cost the nibble
+// count half the kernel's time before. Each has the kernel's features, so that it is
+// safe to call from the kernel and the others (and inlines into them); only their loads
+// through pointers stay `unsafe`.
 
 /// The bits set in each byte of `v`, by a nibble table.
-#[inline(always)]
+#[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+#[inline]
 fn count_bytes(v: __m256i) -> __m256i {
-    // SAFETY: only inlined into the kernels, which have AVX2.
-    unsafe {
-        let nibble = _mm256_set1_epi8(0x0f);
-        #[rustfmt::skip]
-        let table = _mm256_setr_epi8(
-            0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
-            0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
-        );
-        let low = _mm256_shuffle_epi8(table, _mm256_and_si256(v, nibble));
-        let high = _mm256_shuffle_epi8(table, _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble));
-        _mm256_add_epi8(low, high)
-    }
+    let nibble = _mm256_set1_epi8(0x0f);
+    #[rustfmt::skip]
+    let table = _mm256_setr_epi8(
+        0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
+        0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
+    );
+    let low = _mm256_shuffle_epi8(table, _mm256_and_si256(v, nibble));
+    let high = _mm256_shuffle_epi8(table, _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble));
+    _mm256_add_epi8(low, high)
 }
 
 /// Byte counters added up in each 64-bit lane.
-#[inline(always)]
+#[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+#[inline]
 fn widen(bytes: __m256i) -> __m256i {
-    // SAFETY: only inlined into the kernels, which have AVX2.
-    unsafe { _mm256_sad_epu8(bytes, _mm256_setzero_si256()) }
+    _mm256_sad_epu8(bytes, _mm256_setzero_si256())
 }
 
 /// The sum of the four 64-bit lanes.
-#[inline(always)]
+#[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+#[inline]
 fn lanes(v: __m256i) -> u64 {
-    // SAFETY: only inlined into the kernels, which have AVX2.
-    unsafe {
-        (_mm256_extract_epi64::<0>(v)
-            + _mm256_extract_epi64::<1>(v)
-            + _mm256_extract_epi64::<2>(v)
-            + _mm256_extract_epi64::<3>(v)) as u64
-    }
+    (_mm256_extract_epi64::<0>(v)
+        + _mm256_extract_epi64::<1>(v)
+        + _mm256_extract_epi64::<2>(v)
+        + _mm256_extract_epi64::<3>(v)) as u64
 }
 
 /// A carry-save adder: the bits of `a + b + c` as (twos, ones).
-#[inline(always)]
+#[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+#[inline]
 fn csa(a: __m256i, b: __m256i, c: __m256i) -> (__m256i, __m256i) {
-    // SAFETY: only inlined into the kernels, which have AVX2.
-    unsafe {
-        let u = _mm256_xor_si256(a, b);
-        (
-            _mm256_or_si256(_mm256_and_si256(a, b), _mm256_and_si256(u, c)),
-            _mm256_xor_si256(u, c),
-        )
-    }
+    let u = _mm256_xor_si256(a, b);
+    (
+        _mm256_or_si256(_mm256_and_si256(a, b), _mm256_and_si256(u, c)),
+        _mm256_xor_si256(u, c),
+    )
 }
 
 /// The patterns of `block` compatible with `item`, as two 256-bit halves.
-#[inline(always)]
+#[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+#[inline]
 fn compatible<const CHUNKS: usize, const WIDTH: u32>(
     block: &[Bits512],
     item: u64,
 ) -> (__m256i, __m256i) {
-    // SAFETY: only inlined into the kernels, which have AVX2; every load is of a
-    // `Bits512`, 64 bytes aligned to 64.
-    unsafe {
-        let (mut low, mut high) = (_mm256_set1_epi64x(-1), _mm256_set1_epi64x(-1));
-        for chunk in 0..CHUNKS {
-            let mask = chunk_mask::<CHUNKS, WIDTH>(block, item, chunk)
-                .0
-                .as_ptr()
-                .cast::<__m256i>();
+    let (mut low, mut high) = (_mm256_set1_epi64x(-1), _mm256_set1_epi64x(-1));
+    for chunk in 0..CHUNKS {
+        let mask = chunk_mask::<CHUNKS, WIDTH>(block, item, chunk)
+            .0
+            .as_ptr()
+            .cast::<__m256i>();
+        // SAFETY: the loads read the two halves of one `Bits512`, 64 bytes aligned to 64.
+        unsafe {
             low = _mm256_and_si256(low, _mm256_load_si256(mask));
             high = _mm256_and_si256(high, _mm256_load_si256(mask.add(1)));
         }
-        (low, high)
     }
+    (low, high)
 }
 
 /// [`compatible`]'s low half alone: for a block whose patterns all lie in its low four
 /// words (see [`half_last`]; at N = 26 and 27 such visits are 23% of this kernel's, at
 /// N = 24 11%, at a pin of N = 28 8%).
-#[inline(always)]
+#[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+#[inline]
 fn compatible_low<const CHUNKS: usize, const WIDTH: u32>(block: &[Bits512], item: u64) -> __m256i {
-    // SAFETY: as in `compatible`.
-    unsafe {
-        let mut low = _mm256_set1_epi64x(-1);
-        for chunk in 0..CHUNKS {
-            let mask = chunk_mask::<CHUNKS, WIDTH>(block, item, chunk);
-            low = _mm256_and_si256(low, _mm256_load_si256(mask.0.as_ptr().cast()));
-        }
-        low
+    let mut low = _mm256_set1_epi64x(-1);
+    for chunk in 0..CHUNKS {
+        let mask = chunk_mask::<CHUNKS, WIDTH>(block, item, chunk);
+        // SAFETY: the load reads the low half of one `Bits512`, 64 bytes aligned to 64.
+        low = _mm256_and_si256(low, unsafe { _mm256_load_si256(mask.0.as_ptr().cast()) });
     }
+    low
 }
 
 /// The carry-save adders' state: the bits of the sums so far (`ones` to `eights`), the
@@ -208,10 +199,10 @@ struct Adders {
 
 impl Adders {
     /// Empty adders.
-    #[inline(always)]
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    #[inline]
     fn new() -> Adders {
-        // SAFETY: only inlined into the kernels, which have AVX2.
-        let zero = unsafe { _mm256_setzero_si256() };
+        let zero = _mm256_setzero_si256();
         Adders {
             ones: zero,
             twos: zero,
@@ -225,10 +216,10 @@ impl Adders {
     }
 
     /// Lane by lane, the count they hold.
-    #[inline(always)]
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    #[inline]
     fn lane_sums(&self) -> __m256i {
-        // SAFETY: only inlined into the kernels, which have AVX2.
-        let widened = unsafe { _mm256_add_epi64(self.widened, widen(self.sixteens)) };
+        let widened = _mm256_add_epi64(self.widened, widen(self.sixteens));
         lane_sums([
             widened,
             self.eights,
@@ -240,7 +231,8 @@ impl Adders {
     }
 
     /// Four vectors into the ones and twos, giving a carry of fours.
-    #[inline(always)]
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    #[inline]
     fn add_four(&mut self, [a, b, c, d]: [__m256i; 4]) -> __m256i {
         let (twos_a, ones) = csa(self.ones, a, b);
         let (twos_b, ones) = csa(ones, c, d);
@@ -251,7 +243,8 @@ impl Adders {
     }
 
     /// Two carries of fours into the fours, giving a carry of eights.
-    #[inline(always)]
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    #[inline]
     fn add_fours(&mut self, a: __m256i, b: __m256i) -> __m256i {
         let (eights, fours) = csa(self.fours, a, b);
         self.fours = fours;
@@ -259,46 +252,43 @@ impl Adders {
     }
 
     /// Two carries of eights into the eights, and their carry of sixteens counted.
-    #[inline(always)]
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    #[inline]
     fn add_eights(&mut self, a: __m256i, b: __m256i) {
         let (sixteens, eights) = csa(self.eights, a, b);
         self.eights = eights;
-        // SAFETY: only inlined into the kernels, which have AVX2.
-        unsafe {
-            self.sixteens = _mm256_add_epi8(self.sixteens, count_bytes(sixteens));
-            self.groups_in_bytes += 1;
-            if self.groups_in_bytes == GROUPS_PER_WIDENING {
-                self.widened = _mm256_add_epi64(self.widened, widen(self.sixteens));
-                self.sixteens = _mm256_setzero_si256();
-                self.groups_in_bytes = 0;
-            }
+        self.sixteens = _mm256_add_epi8(self.sixteens, count_bytes(sixteens));
+        self.groups_in_bytes += 1;
+        if self.groups_in_bytes == GROUPS_PER_WIDENING {
+            self.widened = _mm256_add_epi64(self.widened, widen(self.sixteens));
+            self.sixteens = _mm256_setzero_si256();
+            self.groups_in_bytes = 0;
         }
     }
 
     /// Vectors of no full group, at most 15, each adding at most 8 to a byte.
-    #[inline(always)]
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    #[inline]
     fn add_singles(&mut self, vectors: impl Iterator<Item = __m256i>) {
-        // SAFETY: only inlined into the kernels, which have AVX2.
-        unsafe {
-            let mut bytes = _mm256_setzero_si256();
-            for v in vectors {
-                bytes = _mm256_add_epi8(bytes, count_bytes(v));
-            }
-            self.singles = _mm256_add_epi64(self.singles, widen(bytes));
+        let mut bytes = _mm256_setzero_si256();
+        for v in vectors {
+            bytes = _mm256_add_epi8(bytes, count_bytes(v));
         }
+        self.singles = _mm256_add_epi64(self.singles, widen(bytes));
     }
 
     /// Adds up the patterns of `block` compatible with each of `items`: sixteen vectors
     /// a group, each item's two halves (eight items), or with `HALF` (the block's
     /// patterns all in its low half) each item's low half (sixteen items).
-    #[inline(always)]
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    #[inline]
     fn add_block<const CHUNKS: usize, const WIDTH: u32, const HALF: bool>(
         &mut self,
         block: &[Bits512],
         items: &[u64],
     ) {
         // Four vectors: four items' low halves, or two items' both. (A macro: a closure
-        // here would not be compiled with AVX2.)
+        // here was not compiled with AVX2 while this was no `#[target_feature]` function.)
         macro_rules! four {
             ($items:expr) => {{
                 let items = $items;
@@ -344,7 +334,8 @@ impl Adders {
     /// [`Adders::add_block`] of two full blocks at once: each item's four halves, its
     /// masks' places found once for both. (Four blocks at once, two items a group, were
     /// 2% slower on `count 26 --shard 7/1000000 --kernel avx2`.)
-    #[inline(always)]
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    #[inline]
     fn add_two_blocks<const CHUNKS: usize, const WIDTH: u32>(
         &mut self,
         first: &[Bits512],
@@ -404,7 +395,7 @@ fn sliced_avx2<const CHUNKS: usize, const WIDTH: u32>(
         let run = &sliced[start * block_len..end * block_len];
         let half_run = half && end == blocks;
         let sums = run_sums::<CHUNKS, WIDTH>(run, items, half_run);
-        // SAFETY: a __m256i is four u64 lanes.
+        // SAFETY: a `__m256i` is four `u64` lanes, and any bits are a `u64`.
         let counts: [u64; 4] = unsafe { std::mem::transmute(sums) };
         // Word `i`'s lanes (`2i`, `2i + 1`) and word `i + 4`'s weigh the same (a half
         // block's high words hold no pattern: see `blocks::build_weighted`).
@@ -427,7 +418,12 @@ fn sliced_avx2<const CHUNKS: usize, const WIDTH: u32>(
 
 /// Lane by lane (words `i` and `i + 4` together), the patterns of these blocks
 /// compatible with each of `items`, `half` if the last block's lie in its low half.
-#[inline(always)]
+/// Called twice in [`sliced_avx2`], it stays a function of its own per layout (its
+/// helpers inline into it): as many instructions as inlined into both calls by
+/// `#[inline(always)]` before (callgrind, `count 16 --method halves --kernel avx2`:
+/// 193.0 M then, 193.2 M now), and one call of it for both was 0.5% more.
+#[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+#[inline]
 fn run_sums<const CHUNKS: usize, const WIDTH: u32>(
     sliced: &[Bits512],
     items: &[u64],
@@ -455,14 +451,12 @@ fn run_sums<const CHUNKS: usize, const WIDTH: u32>(
 
 /// Lane by lane, the count the adders hold: `widened` (sixteens, widened), `eights`,
 /// `fours`, `twos`, `ones` (bits) and `singles` (widened).
-#[inline(always)]
+#[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+#[inline]
 fn lane_sums([widened, eights, fours, twos, ones, singles]: [__m256i; 6]) -> __m256i {
-    // SAFETY: only inlined into the kernels, which have AVX2.
-    unsafe {
-        let mut sum = _mm256_add_epi64(_mm256_slli_epi64::<4>(widened), singles);
-        sum = _mm256_add_epi64(sum, _mm256_slli_epi64::<3>(widen(count_bytes(eights))));
-        sum = _mm256_add_epi64(sum, _mm256_slli_epi64::<2>(widen(count_bytes(fours))));
-        sum = _mm256_add_epi64(sum, _mm256_slli_epi64::<1>(widen(count_bytes(twos))));
-        _mm256_add_epi64(sum, widen(count_bytes(ones)))
-    }
+    let mut sum = _mm256_add_epi64(_mm256_slli_epi64::<4>(widened), singles);
+    sum = _mm256_add_epi64(sum, _mm256_slli_epi64::<3>(widen(count_bytes(eights))));
+    sum = _mm256_add_epi64(sum, _mm256_slli_epi64::<2>(widen(count_bytes(fours))));
+    sum = _mm256_add_epi64(sum, _mm256_slli_epi64::<1>(widen(count_bytes(twos))));
+    _mm256_add_epi64(sum, widen(count_bytes(ones)))
 }

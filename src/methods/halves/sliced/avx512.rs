@@ -28,24 +28,26 @@ pub(super) fn count_plain(patterns: &[u64], items: &[u64]) -> u64 {
 /// Registers of eight patterns [`count_plain`] holds at once.
 const PLAIN_GROUPS: usize = 6;
 
-/// [`count_plain`] of at most `8 GROUPS` patterns, held in `GROUPS` registers.
-#[inline(always)]
+/// [`count_plain`] of at most `8 GROUPS` patterns, held in `GROUPS` registers. With the
+/// kernel's features, as every helper here: safe to call from the kernel (and inlined
+/// into it), its intrinsics safe to call but for the loads through pointers.
+#[target_feature(enable = "avx512f,avx512bw,avx512vpopcntdq,popcnt,bmi1,bmi2,lzcnt")]
+#[inline]
 fn plain_held<const GROUPS: usize>(patterns: &[u64], items: &[u64]) -> u64 {
     use std::arch::x86_64::{_mm512_maskz_loadu_epi64, _mm512_testn_epi64_mask};
     assert!(patterns.len() <= 8 * GROUPS && GROUPS * 8 <= 64);
-    // SAFETY (all blocks): only inlined into `count_plain`, which has the features; the
-    // loads are masked to the patterns present.
     let held: [__m512i; GROUPS] = std::array::from_fn(|g| {
         let group = &patterns[(8 * g).min(patterns.len())..];
         let present = (0xffu32 >> (8 - group.len().min(8))) as u8;
+        // SAFETY: the load is masked to the lanes of the patterns present in `group`.
         unsafe { _mm512_maskz_loadu_epi64(present, group.as_ptr().cast()) }
     });
     let present = u64::MAX >> (64 - patterns.len());
     let mut total = 0u64;
     for &item in items {
-        let item = unsafe { _mm512_set1_epi64(item as i64) };
+        let item = _mm512_set1_epi64(item as i64);
         let clear = held.iter().enumerate().fold(0u64, |clear, (g, &lanes)| {
-            let lanes_clear = unsafe { _mm512_testn_epi64_mask(lanes, item) };
+            let lanes_clear = _mm512_testn_epi64_mask(lanes, item);
             clear | u64::from(lanes_clear) << (8 * g)
         });
         total += u64::from((clear & present).count_ones());
@@ -64,8 +66,9 @@ pub(super) fn count_sliced(sliced: &[Bits512], layout: Layout, items: &[u64]) ->
 /// if `half`.
 ///
 /// # Safety
-/// `block` holds every index of `masks`, and the CPU has AVX-512 F and VPOPCNTDQ.
-#[inline(always)]
+/// `block` holds every index of `masks` (the CPU's features are the function's own).
+#[target_feature(enable = "avx512f,avx512bw,avx512vpopcntdq,popcnt,bmi1,bmi2,lzcnt")]
+#[inline]
 unsafe fn visit<const CHUNKS: usize>(
     block: &[Bits512],
     masks: [usize; CHUNKS],
@@ -73,24 +76,24 @@ unsafe fn visit<const CHUNKS: usize>(
 ) -> __m512i {
     let at = |i: usize| {
         debug_assert!(i < block.len());
-        // SAFETY: the caller's; `Bits512` is 64 bytes, aligned to 64.
+        // SAFETY: the caller's: `i` is an index of `block`.
         unsafe { block.as_ptr().add(i) }
     };
-    // SAFETY: the caller's (the features; the masks inside the block).
-    unsafe {
-        if half {
-            let mut acc = _mm256_set1_epi64x(-1);
-            for i in masks {
-                acc = _mm256_and_si256(acc, _mm256_load_si256(at(i).cast()));
-            }
-            _mm512_popcnt_epi32(_mm512_zextsi256_si512(acc))
-        } else {
-            let mut acc = _mm512_set1_epi64(-1);
-            for i in masks {
-                acc = _mm512_and_si512(acc, _mm512_load_si512(at(i).cast()));
-            }
-            _mm512_popcnt_epi32(acc)
+    if half {
+        let mut acc = _mm256_set1_epi64x(-1);
+        for i in masks {
+            // SAFETY: `at(i)` is a `Bits512` of `block`, 64 bytes aligned to 64: the load
+            // reads its low half.
+            acc = _mm256_and_si256(acc, unsafe { _mm256_load_si256(at(i).cast()) });
         }
+        _mm512_popcnt_epi32(_mm512_zextsi256_si512(acc))
+    } else {
+        let mut acc = _mm512_set1_epi64(-1);
+        for i in masks {
+            // SAFETY: `at(i)` is a `Bits512` of `block`, 64 bytes aligned to 64.
+            acc = _mm512_and_si512(acc, unsafe { _mm512_load_si512(at(i).cast()) });
+        }
+        _mm512_popcnt_epi32(acc)
     }
 }
 
@@ -213,7 +216,7 @@ fn tile_counts<const CHUNKS: usize, const WIDTH: u32, const BLOCKS: usize, const
     }
     let mut counts = [[0; LANES]; TILE_BLOCKS];
     for (lanes, sum) in counts.iter_mut().zip(sums) {
-        // SAFETY: a __m512i is sixteen u32 lanes.
+        // SAFETY: a `__m512i` is sixteen `u32` lanes, and any bits are a `u32`.
         *lanes = unsafe { std::mem::transmute::<__m512i, [u32; LANES]>(sum) };
     }
     counts

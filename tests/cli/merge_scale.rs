@@ -2,9 +2,10 @@
 //! files and the shards, and none of a count's. The largest, N = 27 (135,207,800
 //! sub-problems) in 1,000 shards with made-up counts, is slow (it writes 2 GB of shard
 //! files and reads them back, about two minutes): run it on purpose, `cargo test
-//! --release --test merge_scale -- --ignored --nocapture` (which prints the peak memory).
+//! --release --test cli merge_scale -- --ignored --nocapture` (which prints the peak
+//! memory).
 
-mod common;
+use crate::common;
 
 use nqueens::methods::{Method, Plan, Sizing};
 use nqueens::records::{Checksummed, ShardResult, digest, parse};
@@ -13,7 +14,7 @@ use std::path::Path;
 /// A real shard of one sub-problem of N: the fields a shard result of this version has.
 fn template(n: usize, dir: &Path) -> ShardResult {
     let file = dir.join("template.json");
-    let subproblems = Plan::new(Method::Halves, n, &Sizing::default())
+    let subproblems = Plan::new(Method::HALVES, n, &Sizing::default())
         .unwrap()
         .len();
     common::nqueens()
@@ -71,7 +72,7 @@ fn a_merge_needs_none_of_a_counts_memory() {
     // missing half.
     let dir = tempfile::tempdir().unwrap();
     let template = template(24, dir.path());
-    let plan = Plan::new(Method::Halves, 24, &Sizing::default()).unwrap();
+    let plan = Plan::new(Method::HALVES, 24, &Sizing::default()).unwrap();
     std::fs::write(
         dir.path().join("s1.json"),
         made_up(&template, &plan.partition(2), 1, 2),
@@ -116,7 +117,7 @@ fn a_merge_of_135_million_sub_problems_runs_in_4_gb_of_address_space() {
     const SHARDS: usize = 1000;
     let dir = tempfile::tempdir().unwrap();
     let template = template(27, dir.path());
-    let plan = Plan::new(Method::Halves, 27, &Sizing::default()).unwrap();
+    let plan = Plan::new(Method::HALVES, 27, &Sizing::default()).unwrap();
     let parts = plan.partition(SHARDS);
     for shard in 1..=SHARDS {
         let path = dir.path().join(format!("s{shard:04}.json"));

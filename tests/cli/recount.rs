@@ -1,9 +1,7 @@
 //! Checking another site's work without redoing it: digests of results, compared whole
 //! and sharded, and `recount` of a sample with another kernel.
 
-mod common;
-
-use common::nqueens;
+use crate::common::nqueens;
 use nqueens::records::{Checksummed, ShardResult, digest, parse};
 use predicates::prelude::*;
 use std::path::{Path, PathBuf};

@@ -1,8 +1,6 @@
 //! Long runs: interrupted and resumed counts, damaged files, shards and their merge.
 
-mod common;
-
-use common::nqueens;
+use crate::common::nqueens;
 
 use predicates::prelude::*;
 use std::path::Path;

@@ -1,8 +1,6 @@
 //! `nqueens trace`: the search step by step, without a terminal.
 
-mod common;
-
-use common::{nqueens, stdout_of};
+use crate::common::{self, nqueens, stdout_of};
 use predicates::prelude::*;
 
 #[test]

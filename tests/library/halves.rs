@@ -1,7 +1,7 @@
 //! The half-board join against the published table, the naive oracle and backtracking,
 //! at several thread counts; and the choice between the methods.
 
-mod common;
+use crate::common;
 
 use nqueens::known::known;
 use nqueens::methods::{HALVES_FROM, auto_method};
@@ -36,10 +36,10 @@ fn assert_matches_table(n: usize, got: &Count) {
 #[test]
 fn halves_match_the_table_and_backtracking_at_1_2_and_3_threads() {
     for n in 4..=15 {
-        let backtrack = by(Method::Backtrack, n, 2);
+        let backtrack = by(Method::BACKTRACK, n, 2);
         for threads in 1..=3 {
-            let halves = by(Method::Halves, n, threads);
-            assert_eq!(halves.method, Method::Halves);
+            let halves = by(Method::HALVES, n, threads);
+            assert_eq!(halves.method, Method::HALVES);
             assert_eq!(halves.threads, threads);
             assert_matches_table(n, &halves);
             assert_eq!(
@@ -55,7 +55,7 @@ fn halves_match_the_table_and_backtracking_at_1_2_and_3_threads() {
 fn halves_agree_with_the_naive_oracle_up_to_10() {
     for n in 4..=10 {
         let (total, unique, [c8, c4, c2, _]) = common::orbit_census(n);
-        let got = by(Method::Halves, n, 2);
+        let got = by(Method::HALVES, n, 2);
         assert_eq!(figures(&got), (total, unique, c8, c4, c2), "N = {n}");
     }
 }
@@ -64,7 +64,7 @@ fn halves_agree_with_the_naive_oracle_up_to_10() {
 #[ignore = "slow: about a minute in release mode on 2 cores"]
 fn halves_match_the_table_for_n_16_to_19() {
     for n in 16..=19 {
-        assert_matches_table(n, &by(Method::Halves, n, 2));
+        assert_matches_table(n, &by(Method::HALVES, n, 2));
     }
 }
 
@@ -73,14 +73,14 @@ fn every_kernel_level_counts_4_to_15_by_halves() {
     for kernel in nqueens::cpu::KernelLevel::available() {
         let options = Options {
             threads: Some(2),
-            method: MethodChoice::Only(Method::Halves),
+            method: MethodChoice::Only(Method::HALVES),
             kernel: Some(kernel),
             ..Options::default()
         };
         let engine = nqueens::Engine::new(&options).unwrap();
         for n in 4..=15 {
             let got = engine.count(n, &NoProgress).unwrap();
-            assert_eq!((got.method, got.kernel), (Method::Halves, kernel));
+            assert_eq!((got.method, got.kernel), (Method::HALVES, kernel));
             assert_matches_table(n, &got);
         }
     }
@@ -90,7 +90,7 @@ fn every_kernel_level_counts_4_to_15_by_halves() {
 fn the_shard_partition_is_a_function_of_n_and_k() {
     let engine = nqueens::Engine::new(&Options {
         threads: Some(1),
-        method: MethodChoice::Only(Method::Halves),
+        method: MethodChoice::Only(Method::HALVES),
         ..Options::default()
     })
     .unwrap();
@@ -110,25 +110,25 @@ fn the_shard_partition_is_a_function_of_n_and_k() {
 #[test]
 fn the_smallest_boards_go_to_backtracking() {
     for n in 1..=3 {
-        let got = by(Method::Halves, n, 1);
-        assert_eq!(got.method, Method::Backtrack, "N = {n}");
+        let got = by(Method::HALVES, n, 1);
+        assert_eq!(got.method, Method::BACKTRACK, "N = {n}");
         assert_eq!(got.total, known(n).unwrap().total);
     }
 }
 
 #[test]
 fn auto_picks_halves_from_the_threshold_up() {
-    assert_eq!(auto_method(HALVES_FROM - 1, None, 1), Method::Backtrack);
-    assert_eq!(auto_method(HALVES_FROM, None, 1), Method::Halves);
+    assert_eq!(auto_method(HALVES_FROM - 1, None, 1), Method::BACKTRACK);
+    assert_eq!(auto_method(HALVES_FROM, None, 1), Method::HALVES);
     let got = count(HALVES_FROM, &Options::default(), &NoProgress).unwrap();
-    assert_eq!(got.method, Method::Halves);
+    assert_eq!(got.method, Method::HALVES);
     assert_eq!(got.total, known(HALVES_FROM).unwrap().total);
 }
 
 #[test]
 fn a_board_whose_tables_cannot_fit_is_refused_before_the_work() {
     let options = Options {
-        method: MethodChoice::Only(Method::Halves),
+        method: MethodChoice::Only(Method::HALVES),
         ..Options::default()
     };
     match count(32, &options, &NoProgress) {
@@ -148,31 +148,31 @@ fn a_board_whose_tables_cannot_fit_is_refused_before_the_work() {
 
 #[test]
 fn auto_is_a_function_of_the_board_and_the_budget_alone() {
-    let table = Method::Halves.table_bytes(16, None);
-    assert_eq!(auto_method(16, Some(table), 0), Method::Halves);
+    let table = Method::HALVES.table_bytes(16, None);
+    assert_eq!(auto_method(16, Some(table), 0), Method::HALVES);
     // Short of the whole table, the join keeps what room it has, down to the slabs of a
     // row set's four quadrants (what it holds with no room to spare).
-    let least = Method::Halves.table_bytes(16, Some(0));
+    let least = Method::HALVES.table_bytes(16, Some(0));
     assert!(least < table);
-    assert_eq!(auto_method(16, Some(table - 1), 0), Method::Halves);
-    assert_eq!(auto_method(16, Some(least), 0), Method::Halves);
-    assert_eq!(auto_method(16, Some(least - 1), 0), Method::Backtrack);
+    assert_eq!(auto_method(16, Some(table - 1), 0), Method::HALVES);
+    assert_eq!(auto_method(16, Some(least), 0), Method::HALVES);
+    assert_eq!(auto_method(16, Some(least - 1), 0), Method::BACKTRACK);
     // Each worker's buffers come out of the same budget.
-    let buffers = 2 * Method::Halves.worker_bytes(16);
-    assert_eq!(auto_method(16, Some(least + buffers), 2), Method::Halves);
+    let buffers = 2 * Method::HALVES.worker_bytes(16);
+    assert_eq!(auto_method(16, Some(least + buffers), 2), Method::HALVES);
     assert_eq!(
         auto_method(16, Some(least + buffers - 1), 2),
-        Method::Backtrack
+        Method::BACKTRACK
     );
     let tight = Options {
         memory_budget: Some(least - 1),
         ..Options::default()
     };
     let got = count(16, &tight, &NoProgress).unwrap();
-    assert_eq!((got.method, got.total), (Method::Backtrack, 14_772_512));
+    assert_eq!((got.method, got.total), (Method::BACKTRACK, 14_772_512));
     // Asked for by name, the join is refused rather than swapped for backtracking.
     let halves = Options {
-        method: MethodChoice::Only(Method::Halves),
+        method: MethodChoice::Only(Method::HALVES),
         ..tight
     };
     assert!(matches!(
@@ -185,7 +185,7 @@ fn auto_is_a_function_of_the_board_and_the_budget_alone() {
 fn the_other_decomposition_counts_every_sub_problem_the_same() {
     let engine = nqueens::Engine::new(&Options {
         threads: Some(2),
-        method: MethodChoice::Only(Method::Halves),
+        method: MethodChoice::Only(Method::HALVES),
         ..Options::default()
     })
     .unwrap();
@@ -206,7 +206,7 @@ fn the_other_decomposition_counts_every_sub_problem_the_same() {
     }
     // Backtracking has one way only.
     let backtracking = nqueens::Engine::new(&Options {
-        method: MethodChoice::Only(Method::Backtrack),
+        method: MethodChoice::Only(Method::BACKTRACK),
         ..Options::default()
     })
     .unwrap();

@@ -1,13 +1,11 @@
 //! `nqueens verify`: the published table, the self-test, and the cross-check.
 
-mod common;
-
-use common::{json_lines, nqueens, stdout_of};
+use crate::common::{json_lines, nqueens, stdout_of};
 use predicates::prelude::*;
 use serde_json::Value;
 
 #[test]
-fn cross_check_counts_by_both_methods() {
+fn cross_check_counts_by_every_method() {
     let out = nqueens()
         .args(["verify", "4..12", "--cross-check"])
         .assert()
@@ -18,6 +16,7 @@ fn cross_check_counts_by_both_methods() {
     let text = String::from_utf8(out).unwrap();
     assert!(text.contains("N = 12  backtrack 14200"), "{text}");
     assert!(text.contains("halves 14200"), "{text}");
+    assert!(text.contains("mirror 14200"), "{text}");
     assert!(text.contains("9 passed, 0 failed"), "{text}");
     let rows = json_lines(&["verify", "10..11", "--cross-check", "--json"]);
     assert!(
@@ -25,6 +24,7 @@ fn cross_check_counts_by_both_methods() {
             .all(|r| r["agree"] == true && r["verdict"] == "pass")
     );
     assert_eq!(rows[0]["halves"]["method"], "halves");
+    assert_eq!(rows[0]["mirror"]["total"], 724);
 }
 
 #[test]
@@ -88,13 +88,12 @@ fn the_self_test_runs_every_kernel_of_this_cpu() {
 }
 
 #[test]
-fn the_cross_check_says_when_a_board_has_one_method_only() {
+fn the_cross_check_names_the_methods_that_do_not_take_a_board() {
     let out = stdout_of(&["verify", "2..4", "--cross-check"]);
     let lines: Vec<&str> = out.lines().collect();
-    assert!(lines[0].contains("one method only"), "{out}");
-    assert!(lines[1].contains("one method only"), "{out}");
-    assert!(
-        !lines[2].contains("one method only"),
-        "N = 4 has both: {out}"
-    );
+    assert!(lines[0].contains("(halves takes boards from N = 4"), "{out}");
+    assert!(lines[1].contains("(halves takes boards from N = 4"), "{out}");
+    assert!(lines[0].contains("backtrack 0") && lines[0].contains("mirror 0"), "{out}");
+    assert!(!lines[2].contains("takes boards"), "N = 4 has every method: {out}");
+    assert!(lines[2].contains("halves 2") && lines[2].contains("agree"), "{out}");
 }

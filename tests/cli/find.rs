@@ -1,8 +1,6 @@
 //! `nqueens find`: one checked solution for a large board.
 
-mod common;
-
-use common::{nqueens, parse_list, stdout_of};
+use crate::common::{self, nqueens, parse_list, stdout_of};
 use predicates::prelude::*;
 
 #[test]

@@ -1,8 +1,6 @@
 //! `nqueens --version`, `completions` and `man`: what the binary says about itself.
 
-mod common;
-
-use common::nqueens;
+use crate::common::{self, nqueens};
 use predicates::prelude::*;
 
 #[test]

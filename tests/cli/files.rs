@@ -1,9 +1,7 @@
 //! Files that cannot be written: a full disk, a read-only folder, two runs on one
 //! checkpoint. Nothing computed is lost and no temporary file is left behind.
 
-mod common;
-
-use common::nqueens;
+use crate::common::{self, nqueens};
 
 use predicates::prelude::*;
 use std::path::{Path, PathBuf};

@@ -1,8 +1,6 @@
 //! `nqueens bench`: the workload's figures, comparisons, Markdown, and the ladder.
 
-mod common;
-
-use common::nqueens;
+use crate::common::nqueens;
 use predicates::prelude::*;
 use serde_json::Value;
 

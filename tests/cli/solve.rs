@@ -1,8 +1,6 @@
 //! `nqueens solve`: every solution, in every format, in order.
 
-mod common;
-
-use common::{nqueens, parse_list, stdout_of};
+use crate::common::{self, nqueens, parse_list, stdout_of};
 use predicates::prelude::*;
 use std::io::{BufRead, BufReader};
 use std::process::Stdio;

@@ -1,8 +1,6 @@
 //! `nqueens estimate`: the projected cost of a count, before it runs.
 
-mod common;
-
-use common::{json_lines, nqueens, skipped};
+use crate::common::{json_lines, nqueens, skipped};
 use predicates::prelude::*;
 
 #[test]

@@ -1,8 +1,6 @@
 //! `nqueens check`: placements judged, and what is wrong named.
 
-mod common;
-
-use common::nqueens;
+use crate::common::nqueens;
 use predicates::prelude::*;
 
 #[test]

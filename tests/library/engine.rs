@@ -1,7 +1,7 @@
 //! The engine against published values, a naive oracle, and itself at every thread count
 //! and split depth.
 
-mod common;
+use crate::common;
 
 use nqueens::known::{KNOWN, known};
 use nqueens::symmetry::group::Symmetry;
@@ -15,7 +15,7 @@ fn run(n: usize, threads: Option<usize>, split_depth: Option<usize>) -> Count {
         &Options {
             threads,
             split_depth,
-            method: MethodChoice::Only(Method::Backtrack),
+            method: MethodChoice::Only(Method::BACKTRACK),
             kernel: None,
             memory_budget: None,
         },

@@ -1,8 +1,6 @@
 //! `nqueens count`: the table, JSON, ranges, methods and kernels, bad input.
 
-mod common;
-
-use common::{json_lines, nqueens};
+use crate::common::{self, json_lines, nqueens};
 use predicates::prelude::*;
 
 #[test]

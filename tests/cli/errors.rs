@@ -1,9 +1,7 @@
 //! One voice for errors: every subcommand refuses bad input the same way, naming the value
 //! and the allowed range in words, with exit status 2 and nothing on stdout.
 
-mod common;
-
-use common::nqueens;
+use crate::common::{self, nqueens};
 
 use predicates::prelude::*;
 
@@ -341,7 +339,7 @@ fn a_memory_limit_is_a_refusal_naming_the_need_never_an_abort() {
     ] {
         // 400 MB of address space: a count of N = 28 by halves, or a thousandth of it,
         // needs room for a row set's four quadrants (944 MB) and its workers' buffers
-        // (a count whose table alone does not fit keeps a smaller room: see halves.rs).
+        // (a count whose table alone does not fit keeps a smaller room: see tests/library/halves.rs).
         let out = std::process::Command::new("sh")
             .arg("-c")
             .arg(format!(
