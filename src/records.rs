@@ -143,7 +143,7 @@ pub fn digest_in_order(results: impl IntoIterator<Item = (usize, u64)>) -> Strin
 const MOST_SECONDS: f64 = 1e10;
 
 /// Why a file's time and runs cannot be what runs wrote (`None` when they can): seconds
-/// that are negative, not finite or past [`MOST_SECONDS`], a run on no threads or ranks or
+/// that are negative, not finite or past three centuries, a run on no threads or ranks or
 /// with a kernel this program does not have, or runs whose seconds do not add up to the
 /// file's. Such a file was edited or damaged.
 pub fn impossible_runs(seconds: f64, runs: &[Run]) -> Option<String> {

@@ -91,9 +91,24 @@ fn the_self_test_runs_every_kernel_of_this_cpu() {
 fn the_cross_check_names_the_methods_that_do_not_take_a_board() {
     let out = stdout_of(&["verify", "2..4", "--cross-check"]);
     let lines: Vec<&str> = out.lines().collect();
-    assert!(lines[0].contains("(halves takes boards from N = 4"), "{out}");
-    assert!(lines[1].contains("(halves takes boards from N = 4"), "{out}");
-    assert!(lines[0].contains("backtrack 0") && lines[0].contains("mirror 0"), "{out}");
-    assert!(!lines[2].contains("takes boards"), "N = 4 has every method: {out}");
-    assert!(lines[2].contains("halves 2") && lines[2].contains("agree"), "{out}");
+    assert!(
+        lines[0].contains("(halves takes boards from N = 4"),
+        "{out}"
+    );
+    assert!(
+        lines[1].contains("(halves takes boards from N = 4"),
+        "{out}"
+    );
+    assert!(
+        lines[0].contains("backtrack 0") && lines[0].contains("mirror 0"),
+        "{out}"
+    );
+    assert!(
+        !lines[2].contains("takes boards"),
+        "N = 4 has every method: {out}"
+    );
+    assert!(
+        lines[2].contains("halves 2") && lines[2].contains("agree"),
+        "{out}"
+    );
 }

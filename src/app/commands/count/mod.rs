@@ -5,6 +5,7 @@
 mod longrun;
 #[cfg_attr(not(feature = "mpi"), path = "no_mpi.rs")]
 mod mpi_ranks;
+mod published;
 mod shard_report;
 
 use crate::app::args::CountArgs;
@@ -204,7 +205,7 @@ fn report_whole(
         digest: Some(&digest),
     };
     // No wrong total is printed: a count that differs from the table fails instead.
-    refuse_if_not_published(&count, ran, args)?;
+    published::refuse_if_not_published(&count, ran.runs.len() > 1, args)?;
     print_count(out, &count, ran.seconds, provenance, args.json)?;
     if ran.seconds.total > ran.seconds.run && !args.json {
         say(&format!(
@@ -216,50 +217,6 @@ fn report_whole(
         ));
     }
     Ok(())
-}
-
-/// Fails a count that differs from the published table (a board it has a term for) or
-/// whose orbit split breaks the identities, naming the fields that differ, and the
-/// checkpoint it resumed where one did: its results were edited or damaged.
-fn refuse_if_not_published(
-    count: &nqueens::Count,
-    ran: &Ran,
-    args: &CountArgs,
-) -> Result<(), Failure> {
-    let v = nqueens::verify::verdict(count);
-    if v.passed() {
-        return Ok(());
-    }
-    let differ: Vec<String> = v
-        .fields
-        .iter()
-        .filter(|f| !f.matches())
-        .map(|f| {
-            format!(
-                "{} {} (published {})",
-                f.name,
-                f.computed,
-                f.published.unwrap_or(0)
-            )
-        })
-        .collect();
-    let what = if differ.is_empty() {
-        "its orbit split breaks the identities".to_string()
-    } else {
-        differ.join(", ")
-    };
-    let source = match &args.checkpoint {
-        Some(path) if ran.runs.len() > 1 => format!(
-            "; the checkpoint {} holds results that were edited or damaged: remove it and \
-             count again",
-            path.shown()
-        ),
-        _ => String::new(),
-    };
-    Err(Failure::failed(format!(
-        "N = {}: the count DIFFERS from the published values: {what}{source}",
-        count.n
-    )))
 }
 
 /// Checks and claims every file the run will write: the output (`--force` to replace it)
