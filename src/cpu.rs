@@ -169,8 +169,10 @@ pub fn fast_pext() -> bool {
         if !is_x86_feature_detected!("bmi2") {
             return false;
         }
-        // Leaves 0 (vendor) and 1 (signature) exist on every x86-64 CPU.
-        let (vendor, signature) = (__cpuid(0), __cpuid(1).eax);
+        // `__cpuid` is safe from Rust 1.94 and unsafe in the declared rust-version (1.89).
+        #[allow(unused_unsafe)]
+        // SAFETY: leaves 0 (vendor) and 1 (signature) exist on every x86-64 CPU.
+        let (vendor, signature) = unsafe { (__cpuid(0), __cpuid(1).eax) };
         let amd = (vendor.ebx, vendor.edx, vendor.ecx) == (0x6874_7541, 0x6974_6e65, 0x444d_4163);
         // The family: base 0xf means base plus extended.
         let base = (signature >> 8) & 0xf;
