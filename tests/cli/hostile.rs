@@ -3,6 +3,7 @@
 //! a file given twice, a forged checkpoint.
 
 use crate::common::nqueens;
+use crate::longrun::forge;
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
@@ -134,26 +135,6 @@ fn a_file_named_twice_is_merged_once_and_said_so() {
         "{}",
         stdout_text(&out)
     );
-}
-
-/// Rewrites a sealed file with `edit` applied and its checksum (and a shard's digest)
-/// made anew, as someone who knows the format could.
-fn forge<T>(path: &Path, edit: impl FnOnce(&mut serde_json::Value))
-where
-    T: nqueens::records::Checksummed + serde::de::DeserializeOwned,
-{
-    let mut value: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    edit(&mut value);
-    if let Some(results) = value.get("results").and_then(|r| r.as_array()) {
-        let pairs: Vec<(usize, u64)> = results
-            .iter()
-            .map(|r| (r[0].as_u64().unwrap() as usize, r[1].as_u64().unwrap()))
-            .collect();
-        value["digest"] = nqueens::records::digest(pairs).into();
-    }
-    let record: T = serde_json::from_value(value).unwrap();
-    std::fs::write(path, record.to_file_text()).unwrap();
 }
 
 #[test]

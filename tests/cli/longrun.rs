@@ -594,7 +594,7 @@ fn sighup_stops_a_count_of_28_at_once_and_saves_it() {
 
 /// Rewrites a shard or checkpoint file with `edit` applied and its checksum recomputed, as
 /// someone who knows the format could.
-fn forge<T>(path: &Path, edit: impl FnOnce(&mut serde_json::Value))
+pub fn forge<T>(path: &Path, edit: impl FnOnce(&mut serde_json::Value))
 where
     T: nqueens::records::Checksummed + serde::de::DeserializeOwned,
 {

@@ -12,14 +12,13 @@ pub fn from_two_rows(n: usize, first: usize, second: usize) -> Tally {
     let columns = a | b;
     let left = ((a << 1) | b) << 1;
     let right = ((a >> 1) | b) >> 1;
+    // Two queens that do not attack each other leave a row to fill from N = 3 (N = 2 has
+    // no such opening).
+    assert!(n >= 3, "an opening of two rows on a board of {n}");
     let mut tally = Tally {
         solutions: 0,
         nodes: 2,
     };
-    if n == 2 {
-        tally.solutions = 1;
-        return tally;
-    }
     let rows_left = n - 2;
     // One frame a row still to fill: the lines taken above it and its squares untried.
     let mut stack = [(0u64, 0u64, 0u64, 0u64); MAX_N];
