@@ -95,14 +95,16 @@ impl Openings {
         Openings { n, openings }
     }
 
-    /// Counts sub-problem `id`.
-    pub fn solve(&self, id: usize) -> Tally {
+    /// Counts sub-problem `id`, or `None` when `halted` says so part-way.
+    pub fn solve(&self, id: usize, halted: &dyn Fn() -> bool) -> Option<Tally> {
         match self.openings[id] {
-            (_, None) => Tally {
+            (_, None) => Some(Tally {
                 solutions: 1,
                 nodes: 1,
-            },
-            (first, Some(second)) => search::from_two_rows(self.n, first.into(), second.into()),
+            }),
+            (first, Some(second)) => {
+                search::from_two_rows(self.n, first.into(), second.into(), halted)
+            }
         }
     }
 }
@@ -115,9 +117,13 @@ impl Solver for Openings {
         done: &mut dyn FnMut(usize, Tally),
         halted: &dyn Fn() -> bool,
     ) {
+        // A sub-problem stopped part-way is not reported: it is counted again whole.
         while !halted() {
             let Some(id) = next() else { break };
-            done(id, self.solve(id));
+            let Some(tally) = self.solve(id, halted) else {
+                break;
+            };
+            done(id, tally);
         }
     }
 }
@@ -181,7 +187,7 @@ mod tests {
         for n in 1..=10 {
             let plan = Openings::new(n);
             let total: u64 = (0..plan.len())
-                .map(|id| plan.solve(id).solutions * u64::from(plan.weight(id)))
+                .map(|id| plan.solve(id, &|| false).unwrap().solutions * u64::from(plan.weight(id)))
                 .sum();
             assert_eq!(total as usize, oracle::all_solutions(n).len(), "N = {n}");
         }

@@ -4,9 +4,18 @@
 use crate::board::MAX_N;
 use crate::tally::Tally;
 
+/// Nodes between two looks at the halt flag: about a millisecond of search.
+const NODES_PER_LOOK: u64 = 1 << 20;
+
 /// Counts the completions of the board `n` whose first two rows hold queens in columns
-/// `first` and `second` (which do not attack each other), and the queens placed.
-pub fn from_two_rows(n: usize, first: usize, second: usize) -> Tally {
+/// `first` and `second` (which do not attack each other), and the queens placed; `None`
+/// when `halted` said so part-way (a search of a large board takes hours).
+pub fn from_two_rows(
+    n: usize,
+    first: usize,
+    second: usize,
+    halted: &dyn Fn() -> bool,
+) -> Option<Tally> {
     let all: u64 = (1 << n) - 1;
     let (a, b) = (1u64 << first, 1u64 << second);
     let columns = a | b;
@@ -28,7 +37,7 @@ pub fn from_two_rows(n: usize, first: usize, second: usize) -> Tally {
         let (columns, left, right, free) = stack[depth];
         if free == 0 {
             if depth == 0 {
-                return tally;
+                return Some(tally);
             }
             depth -= 1;
             continue;
@@ -36,6 +45,9 @@ pub fn from_two_rows(n: usize, first: usize, second: usize) -> Tally {
         let bit = free & free.wrapping_neg();
         stack[depth].3 = free ^ bit;
         tally.nodes += 1;
+        if tally.nodes & (NODES_PER_LOOK - 1) == 0 && halted() {
+            return None;
+        }
         if depth + 1 == rows_left {
             tally.solutions += 1;
             continue;
