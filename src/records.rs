@@ -50,6 +50,10 @@ pub struct Checkpoint<D = Vec<Record>> {
     /// have none).
     #[serde(default)]
     pub runs: Vec<Run>,
+    /// The [`digest`] of `done` (files from before this field have none; a resume
+    /// refuses a checkpoint without one).
+    #[serde(default)]
+    pub digest: String,
     /// CRC-32 of the file with this field empty, in hex.
     pub checksum: String,
 }
@@ -424,6 +428,7 @@ mod tests {
                 ranks: 1,
                 seconds: 1e-7,
             }],
+            digest: String::new(),
             checksum: String::new(),
         }
     }
@@ -486,6 +491,7 @@ mod tests {
             done: vec![(0, 1, 2)],
             seconds: 1.5,
             runs: Vec::new(),
+            digest: String::new(),
             checksum: String::new(),
         };
         let text = record.to_file_text();

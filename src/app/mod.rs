@@ -36,7 +36,7 @@ pub fn run() -> ExitCode {
     let version: &'static str = Box::leak(
         format!(
             "{} (kernels on this CPU, fastest first: {})",
-            env!("CARGO_PKG_VERSION"),
+            system::VERSION,
             kernels.join(", ")
         )
         .into_boxed_str(),

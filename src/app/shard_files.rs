@@ -7,7 +7,9 @@ use crate::app::args::engine::{EngineFlags, worded};
 use crate::app::escape::ShowPath;
 use crate::app::failure::Failure;
 use crate::app::reading::{read_file, records_bytes};
-use nqueens::records::{SHARD_FORMAT, ShardResult, digest, parse};
+use nqueens::records::{CHECKPOINT_FORMAT, Checkpoint, SHARD_FORMAT, ShardResult, digest, parse};
+
+use crate::app::system::VERSION;
 use nqueens::{Engine, Method, MethodChoice, Options, Plan};
 use std::path::Path;
 
@@ -19,14 +21,12 @@ pub struct Read<'a> {
 
 /// Reads one shard result, or refuses the file.
 pub fn read(file: &Path) -> Result<Read<'_>, Failure> {
-    if file.is_dir() {
-        return Err(refuse(file, "is a folder, not a shard result".into()));
-    }
-    let most = records_bytes(u64::from(u32::MAX));
-    let bytes = read_file(file, most, "shard result").map_err(|why| refuse(file, why))?;
-    let text = String::from_utf8(bytes)
-        .map_err(|_| refuse(file, "not a shard result (not UTF-8 text)".into()))?;
-    let shard: ShardResult = parse(&text).map_err(|why| refuse(file, why))?;
+    shard_from(file, &read_text(file, "shard result")?)
+}
+
+/// The shard result a file's text holds, or the file refused.
+fn shard_from<'a>(file: &'a Path, text: &str) -> Result<Read<'a>, Failure> {
+    let shard: ShardResult = parse(text).map_err(|why| refuse(file, why))?;
     if shard.format != SHARD_FORMAT {
         return Err(refuse(
             file,
@@ -36,6 +36,57 @@ pub fn read(file: &Path) -> Result<Read<'_>, Failure> {
             ),
         ));
     }
+    checked(file, shard)
+}
+
+/// Reads a shard result or a checkpoint (its finished sub-problems, as one shard of
+/// its count: the whole count is shard 1 of 1), or refuses the file.
+pub fn read_recountable(file: &Path) -> Result<Read<'_>, Failure> {
+    /// A file's format, its other fields unread.
+    #[derive(serde::Deserialize)]
+    struct Format {
+        format: String,
+    }
+    let text = read_text(file, "shard result or checkpoint")?;
+    let format = serde_json::from_str::<Format>(&text).map_or_else(|_| String::new(), |f| f.format);
+    if format != CHECKPOINT_FORMAT {
+        return shard_from(file, &text);
+    }
+    let cp: Checkpoint = parse(&text).map_err(|why| refuse(file, why))?;
+    let (shard, shards) = cp.shard.unwrap_or((1, 1));
+    let shard = ShardResult {
+        format: SHARD_FORMAT.into(),
+        version: cp.version,
+        n: cp.n,
+        method: cp.method,
+        split_depth: cp.split_depth,
+        subproblems: cp.subproblems,
+        shard,
+        shards,
+        results: cp.done,
+        total: 0,
+        nodes: 0,
+        seconds: cp.seconds,
+        host: String::new(),
+        runs: cp.runs,
+        digest: cp.digest,
+        checksum: cp.checksum,
+    };
+    checked(file, shard)
+}
+
+/// A file's text, read in the memory the largest valid file of its kind can need.
+fn read_text(file: &Path, kind: &str) -> Result<String, Failure> {
+    if file.is_dir() {
+        return Err(refuse(file, format!("is a folder, not a {kind}")));
+    }
+    let most = records_bytes(u64::from(u32::MAX));
+    let bytes = read_file(file, most, kind).map_err(|why| refuse(file, why))?;
+    String::from_utf8(bytes).map_err(|_| refuse(file, format!("not a {kind} (not UTF-8 text)")))
+}
+
+/// The shard result if what it says can be what a run of this version wrote.
+fn checked(file: &Path, shard: ShardResult) -> Result<Read<'_>, Failure> {
     let own = digest(
         shard
             .results
@@ -62,6 +113,18 @@ pub fn read(file: &Path) -> Result<Read<'_>, Failure> {
         return Err(refuse(
             file,
             format!("{why}; the file was edited or damaged"),
+        ));
+    }
+    // Sub-problem ids, and what a file holds, may change from one version to the next:
+    // a file is read by the version that wrote it, whatever the other files are.
+    if shard.version != VERSION {
+        return Err(refuse(
+            file,
+            format!(
+                "written by nqueens {}, this is {VERSION}; read it with the nqueens that \
+                 wrote it",
+                nqueens::words::shorten(&shard.version)
+            ),
         ));
     }
     Ok(Read { file, shard })

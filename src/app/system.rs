@@ -6,6 +6,9 @@ use super::failure::Failure;
 use serde::{Deserialize, Serialize};
 use std::io::{self, Write};
 
+/// This program's version, as every file it writes records it.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Machine {
     pub cpu: String,
@@ -73,7 +76,7 @@ pub fn describe() -> Machine {
         logical_cpus: available_cpus(),
         memory_bytes,
         os,
-        nqueens_version: env!("CARGO_PKG_VERSION").to_string(),
+        nqueens_version: VERSION.to_string(),
         git_commit: env!("NQUEENS_GIT_COMMIT").to_string(),
         rustc: env!("NQUEENS_RUSTC_VERSION").to_string(),
         date: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),

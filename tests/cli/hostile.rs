@@ -1,9 +1,9 @@
 //! Hostile input, each test the attack that found a defect: devices where files belong,
 //! memory limits, names with escapes or bytes that are not UTF-8, impossible values,
-//! a file given twice, a forged checkpoint.
+//! a file given twice or copied, files of another version, a forged checkpoint.
 
 use crate::common::nqueens;
-use crate::longrun::forge;
+use crate::longrun::{forge, reseal};
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
@@ -243,4 +243,145 @@ fn a_read_only_checkpoint_is_refused_not_replaced() {
         .code(2);
     assert!(stderr_of(&out).contains("read-only"), "{}", stderr_of(&out));
     assert_eq!(std::fs::read_to_string(&cp).unwrap(), "kept");
+}
+
+#[test]
+fn a_copy_of_a_shard_under_another_name_is_merged_once_and_said_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = two_shards(dir.path(), [OsStr::new("a.json"), OsStr::new("b.json")]);
+    let copy = dir.path().join("a-copy.json");
+    std::fs::copy(&files[0], &copy).unwrap();
+    let out = nqueens()
+        .arg("merge")
+        .args(&files)
+        .arg(&copy)
+        .assert()
+        .success();
+    assert!(
+        stderr_of(&out).contains("a-copy.json is a copy of"),
+        "{}",
+        stderr_of(&out)
+    );
+    assert!(
+        stdout_text(&out).contains("merged 2 shards (2 runs"),
+        "{}",
+        stdout_text(&out)
+    );
+}
+
+#[test]
+fn files_of_another_version_are_refused_whatever_the_mix() {
+    use nqueens::records::ShardResult;
+    for edited in [1, 2] {
+        let dir = tempfile::tempdir().unwrap();
+        let files = two_shards(dir.path(), [OsStr::new("a.json"), OsStr::new("b.json")]);
+        for file in &files[..edited] {
+            forge::<ShardResult>(file, |v| v["version"] = "0.0.9".into());
+        }
+        let out = nqueens().arg("merge").args(&files).assert().code(2);
+        assert!(
+            stderr_of(&out).contains("written by nqueens 0.0.9"),
+            "{edited} of 2 edited: {}",
+            stderr_of(&out)
+        );
+    }
+}
+
+/// A finished count of 12 by backtracking with its checkpoint kept, and the command
+/// that resumes it.
+fn finished_checkpoint(dir: &Path) -> (PathBuf, impl Fn() -> assert_cmd::assert::Assert) {
+    let cp = dir.join("run.json");
+    let run = {
+        let cp = cp.clone();
+        move || {
+            nqueens()
+                .args(["count", "12", "--method", "backtrack", "--checkpoint"])
+                .arg(&cp)
+                .assert()
+        }
+    };
+    run().success();
+    (cp, run)
+}
+
+#[test]
+fn a_checkpoint_whose_digest_is_stale_or_gone_is_refused_as_edited() {
+    use nqueens::records::Checkpoint;
+    type Edit = fn(&mut serde_json::Value);
+    let edits: [(&str, Edit); 2] = [
+        ("its digest does not match its records", |v| {
+            let first = &mut v["done"][0][1];
+            *first = (first.as_u64().unwrap() + 1).into();
+        }),
+        ("it has no digest of its records", |v| {
+            v.as_object_mut().unwrap().remove("digest");
+        }),
+    ];
+    for (why, edit) in edits {
+        let dir = tempfile::tempdir().unwrap();
+        let (cp, resume) = finished_checkpoint(dir.path());
+        reseal::<Checkpoint>(&cp, edit);
+        let kept = std::fs::read(&cp).unwrap();
+        let out = resume().code(2);
+        assert!(stderr_of(&out).contains(why), "{}", stderr_of(&out));
+        assert!(stdout_text(&out).is_empty(), "no total is printed");
+        assert_eq!(std::fs::read(&cp).unwrap(), kept, "left unchanged");
+    }
+}
+
+#[test]
+fn recount_of_a_forged_checkpoint_names_the_forged_sub_problem() {
+    use nqueens::records::Checkpoint;
+    let dir = tempfile::tempdir().unwrap();
+    let (cp, _) = finished_checkpoint(dir.path());
+    let good = nqueens()
+        .args(["recount", "--sample", "100", "--json"])
+        .arg(&cp)
+        .assert()
+        .success();
+    assert!(
+        stdout_text(&good).contains("\"differ\":[]"),
+        "{}",
+        stdout_text(&good)
+    );
+    let mut forged_id = 0;
+    forge::<Checkpoint>(&cp, |v| {
+        let record = &mut v["done"][7];
+        forged_id = record[0].as_u64().unwrap();
+        record[1] = (record[1].as_u64().unwrap() + 1).into();
+    });
+    let out = nqueens()
+        .args(["recount", "--sample", "100", "--json"])
+        .arg(&cp)
+        .assert()
+        .code(1);
+    assert!(
+        stdout_text(&out).contains(&format!("\"differ\":[{forged_id}]")),
+        "{}",
+        stdout_text(&out)
+    );
+    assert!(
+        stderr_of(&out).contains("counted differently"),
+        "{}",
+        stderr_of(&out)
+    );
+}
+
+#[test]
+fn a_column_that_is_not_whole_is_quoted_as_given_or_said_out_of_range() {
+    let cases = [
+        ("[1.0,3,0,2]", "1.0 is not a column"),
+        ("[2.5,3,0,2]", "2.5 is not a column"),
+        ("[18446744073709551616,3,0,2]", "is out of range"),
+        ("1.0 3 0 2", "'1.0' is not a column"),
+    ];
+    for (placement, want) in cases {
+        let out = nqueens().args(["check", placement]).assert().code(2);
+        let said = format!("{}{}", stdout_text(&out), stderr_of(&out));
+        assert!(said.contains(want), "{placement}: {said}");
+        assert!(
+            !said.contains("18446744073709552000"),
+            "{placement}: {said}"
+        );
+    }
 }

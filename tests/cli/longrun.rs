@@ -592,23 +592,37 @@ fn sighup_stops_a_count_of_28_at_once_and_saves_it() {
     a_huge_count_stops_on("HUP", 129);
 }
 
-/// Rewrites a shard or checkpoint file with `edit` applied and its checksum recomputed, as
-/// someone who knows the format could.
+/// Rewrites a shard or checkpoint file with `edit` applied and its digest and checksum
+/// recomputed, as someone who knows the format could.
 pub fn forge<T>(path: &Path, edit: impl FnOnce(&mut serde_json::Value))
+where
+    T: nqueens::records::Checksummed + serde::de::DeserializeOwned,
+{
+    reseal::<T>(path, |value| {
+        edit(value);
+        // The digest follows the records (a shard's results, a checkpoint's finished
+        // sub-problems), as a forger would make it.
+        for records in ["results", "done"] {
+            if let Some(list) = value.get(records).and_then(|r| r.as_array()) {
+                let pairs: Vec<(usize, u64)> = list
+                    .iter()
+                    .map(|r| (r[0].as_u64().unwrap() as usize, r[1].as_u64().unwrap()))
+                    .collect();
+                value["digest"] = nqueens::records::digest(pairs).into();
+            }
+        }
+    });
+}
+
+/// Rewrites a shard or checkpoint file with `edit` applied and only its checksum
+/// recomputed.
+pub fn reseal<T>(path: &Path, edit: impl FnOnce(&mut serde_json::Value))
 where
     T: nqueens::records::Checksummed + serde::de::DeserializeOwned,
 {
     let mut value: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     edit(&mut value);
-    // A shard's digest follows its results, as a forger would make it.
-    if let Some(results) = value.get("results").and_then(|r| r.as_array()) {
-        let pairs: Vec<(usize, u64)> = results
-            .iter()
-            .map(|r| (r[0].as_u64().unwrap() as usize, r[1].as_u64().unwrap()))
-            .collect();
-        value["digest"] = nqueens::records::digest(pairs).into();
-    }
     let record: T = serde_json::from_value(value).unwrap();
     std::fs::write(path, record.to_file_text()).unwrap();
 }

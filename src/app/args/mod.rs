@@ -145,7 +145,8 @@ pub struct CountArgs {
 
 #[derive(ClapArgs, Debug)]
 pub struct RecountArgs {
-    /// A shard result written by `nqueens count N --shard I/K --output FILE`.
+    /// A shard result written by `nqueens count N --shard I/K --output FILE`, or a
+    /// checkpoint (its finished sub-problems are sampled).
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
 

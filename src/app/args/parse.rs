@@ -136,7 +136,9 @@ pub fn seed(text: &str) -> Result<u64, String> {
 
 /// A share in percent, as `1%` or `1`: more than 0, at most 100.
 pub fn percent(text: &str) -> Result<f64, String> {
-    real(text.trim().trim_end_matches('%'), "share", 100.0, "percent")
+    let text = text.trim();
+    let number = text.strip_suffix('%').unwrap_or(text);
+    real_shown(number, text, "share", 100.0, "percent")
 }
 
 /// A time budget in seconds: more than 0, at most a day.
@@ -149,19 +151,29 @@ pub fn speed(text: &str) -> Result<f64, String> {
     real(text, "speed", 1e6, "steps per second")
 }
 
-/// How often to write a checkpoint: more than 0, e.g. `60s`, `5m`, `500ms`.
+/// The longest interval between checkpoints: a year.
+const MOST_INTERVAL: Duration = Duration::from_secs(365 * 24 * 3600);
+
+/// How often to write a checkpoint: more than 0 and at most a year, e.g. `60s`, `5m`,
+/// `500ms`.
 pub fn interval(text: &str) -> Result<Duration, String> {
     let text = text.trim();
-    let every = humantime::parse_duration(text).map_err(|_| {
+    let out_of_range = || {
         format!(
-            "'{}' is not a duration: write a number with a unit, e.g. 60s, 5m or 500ms",
+            "interval {} is out of range: it must be more than 0 and at most a year \
+             (365 days), e.g. 60s",
             shorten(text)
         )
+    };
+    let every = humantime::parse_duration(text).map_err(|e| match e {
+        humantime::DurationError::NumberOverflow => out_of_range(),
+        _ => format!(
+            "'{}' is not a duration: write a number with a unit, e.g. 60s, 5m or 500ms",
+            shorten(text)
+        ),
     })?;
-    if every.is_zero() {
-        return Err(format!(
-            "interval {text} is out of range: it must be more than 0 (e.g. 60s)"
-        ));
+    if every.is_zero() || every > MOST_INTERVAL {
+        return Err(out_of_range());
     }
     Ok(every)
 }
@@ -189,16 +201,22 @@ fn whole(text: &str, what: &str, min: u64, max: u64) -> Result<u64, String> {
 /// A finite number more than 0 and at most `max`.
 fn real(text: &str, what: &str, max: f64, unit: &str) -> Result<f64, String> {
     let text = text.trim();
+    real_shown(text, text, what, max, unit)
+}
+
+/// [`real`] of `text`, a message quoting `shown` (the argument as given, `text` with its
+/// unit).
+fn real_shown(text: &str, shown: &str, what: &str, max: f64, unit: &str) -> Result<f64, String> {
     let range = format!("more than 0 and at most {} {unit}", thousands(max as u64));
     match text.parse::<f64>() {
         Ok(x) if x.is_finite() && x > 0.0 && x <= max => Ok(x),
         Ok(_) => Err(format!(
             "{what} {} is out of range: it must be {range}",
-            shorten(text)
+            shorten(shown)
         )),
         Err(_) => Err(format!(
             "'{}' is not a {what}: it must be a number {range}",
-            shorten(text)
+            shorten(shown)
         )),
     }
 }
@@ -215,6 +233,35 @@ fn allowed(min: u64, max: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each message quotes the argument as given, and says "out of range" for a value
+    /// of the right kind past the allowed range.
+    #[test]
+    fn messages_quote_the_value_as_given() {
+        let cases: [(Result<(), String>, &str); 6] = [
+            (percent("1%%").map(drop), "'1%%' is not a share"),
+            (percent("0%").map(drop), "share 0% is out of range"),
+            (percent("101").map(drop), "share 101 is out of range"),
+            (
+                interval("99999999999999999999999h").map(drop),
+                "interval 99999999999999999999999h is out of range",
+            ),
+            (
+                interval("400days").map(drop),
+                "interval 400days is out of range",
+            ),
+            (
+                interval("5 parsecs").map(drop),
+                "'5 parsecs' is not a duration",
+            ),
+        ];
+        for (got, want) in cases {
+            let message = got.expect_err(want);
+            assert!(message.contains(want), "{message} (want {want})");
+        }
+        assert_eq!(percent("2.5%"), Ok(2.5));
+        assert_eq!(interval("500ms"), Ok(Duration::from_millis(500)));
+    }
 
     #[test]
     fn parses_sizes_and_ranges() {

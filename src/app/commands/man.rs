@@ -42,7 +42,7 @@ could be saved
 /// folder.
 pub fn run(args: &ManArgs) -> Result<(), Failure> {
     // The pages name the release; which kernels this CPU runs is for `--version`.
-    let version = env!("CARGO_PKG_VERSION");
+    let version = crate::app::system::VERSION;
     let mut root = Args::command()
         .version(version)
         .disable_help_subcommand(true);

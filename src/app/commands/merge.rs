@@ -148,6 +148,8 @@ fn refuse_beyond_memory(plan: &Plan) -> Result<(), Failure> {
 struct Shard {
     /// The first file given for it.
     file: PathBuf,
+    /// That file's checksum, which a copy of it shares.
+    checksum: String,
     seconds: f64,
     /// The core-seconds its runs took (0 where the file does not say).
     core_seconds: f64,
@@ -205,6 +207,16 @@ impl<'p> Merged<'p> {
             ));
         }
         if let Some(earlier) = self.shards.get(&s.shard) {
+            // A copy of a file (the same bytes under another name) is one run's result,
+            // not a second count of the shard.
+            if earlier.checksum == s.checksum {
+                say(&format!(
+                    "{} is a copy of {}; merged once",
+                    read.file.shown(),
+                    earlier.file.shown()
+                ));
+                return Ok(());
+            }
             self.compare_twins(&earlier.file, &read)?;
             self.runs.extend(runs_of(s));
             return Ok(());
@@ -224,6 +236,7 @@ impl<'p> Merged<'p> {
             s.shard,
             Shard {
                 file: read.file.to_path_buf(),
+                checksum: s.checksum.clone(),
                 seconds: s.seconds,
                 core_seconds,
             },
@@ -279,7 +292,8 @@ impl<'p> Merged<'p> {
     }
 }
 
-/// Refuses a file of another count: another N, method, split, shard count or version.
+/// Refuses a file of another count: another N, method, split or shard count (every file
+/// is of this version: [`read`] refuses others).
 fn same_count(first: &ShardResult, first_file: &Path, other: &Read) -> Result<(), Failure> {
     let key = |s: &ShardResult| {
         (
@@ -288,17 +302,15 @@ fn same_count(first: &ShardResult, first_file: &Path, other: &Read) -> Result<()
             s.split_depth,
             s.subproblems,
             s.shards,
-            s.version.clone(),
         )
     };
     let describe = |s: &ShardResult| {
         format!(
-            "N = {} by {}, split depth {}, {} shards, nqueens {}",
+            "N = {} by {}, split depth {}, {} shards",
             s.n,
             nqueens::words::shorten(&s.method),
             s.split_depth,
-            s.shards,
-            nqueens::words::shorten(&s.version)
+            s.shards
         )
     };
     if key(&other.shard) == key(first) {

@@ -12,7 +12,7 @@ use crate::app::args::choices::KernelArg;
 use crate::app::escape::ShowPath;
 use crate::app::failure::Failure;
 use crate::app::progress::Bar;
-use crate::app::shard_files::{Purpose, plan_of, read};
+use crate::app::shard_files::{Purpose, plan_of, read_recountable};
 use crate::app::signals::Stop;
 use crate::app::system::print_line;
 use nqueens::Work;
@@ -44,7 +44,7 @@ struct JsonRecount {
 }
 
 pub fn run(args: &RecountArgs) -> Result<(), Failure> {
-    let read = read(&args.file)?;
+    let read = read_recountable(&args.file)?;
     let shard = &read.shard;
     let kernel = match args.kernel {
         KernelArg::Auto => KernelArg::from_level(other_kernel(shard)),

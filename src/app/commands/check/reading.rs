@@ -448,7 +448,16 @@ impl<'de> Visitor<'de> for ColumnVisitor {
     }
 
     fn visit_f64<E: de::Error>(self, c: f64) -> Result<Column, E> {
-        Err(not_a_column(&c.to_string()))
+        // JSON reads a number with a point or exponent, or past 2^64 - 1, as a float:
+        // the text is gone, so say which it was rather than a rounded figure.
+        if c.fract() == 0.0 && c.abs() >= u64::MAX as f64 {
+            return Err(E::custom(format!(
+                "a column of about {c:e} is out of range: a column is a whole number \
+                 from 0 to {}",
+                u64::MAX
+            )));
+        }
+        Err(not_a_column(&format!("{c:?}")))
     }
 
     fn visit_bool<E: de::Error>(self, b: bool) -> Result<Column, E> {

@@ -11,8 +11,8 @@ use crate::app::system::hostname;
 use nqueens::Plan;
 use nqueens::Tally;
 use nqueens::records::{
-    CHECKPOINT_FORMAT, Checkpoint, Record, Run, SHARD_FORMAT, ShardResult, Streamed, parse,
-    tally_map, write_sealed,
+    CHECKPOINT_FORMAT, Checkpoint, Record, Run, SHARD_FORMAT, ShardResult, Streamed, digest,
+    digest_in_order, parse, tally_map, write_sealed,
 };
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -20,7 +20,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-const VERSION: &str = env!("CARGO_PKG_VERSION");
+use crate::app::system::VERSION;
 
 /// Shard `I` of `K`, 1-based.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -226,6 +226,16 @@ pub fn load_checkpoint(path: &Path, numbering: &Numbering) -> Result<Saved, Fail
             nqueens::words::shorten(&cp.version)
         )));
     }
+    // This version writes the digest of every checkpoint's records: one missing, or
+    // another than the records', is an edit.
+    let own = digest(cp.done.iter().map(|&(id, solutions, _)| (id, solutions)));
+    if cp.digest != own {
+        let why = match cp.digest.is_empty() {
+            true => "it has no digest of its records",
+            false => "its digest does not match its records",
+        };
+        return Err(refuse(format!("{why}; the file was edited")));
+    }
     Ok(Saved {
         done: tally_map(subproblems, &cp.done).map_err(refuse)?,
         seconds: cp.seconds.max(0.0),
@@ -252,6 +262,7 @@ pub fn write_checkpoint<I>(
 where
     I: Iterator<Item = (usize, Tally)>,
 {
+    let digest = digest_in_order(done().map(|(id, t)| (id, t.solutions)));
     let cp = Checkpoint {
         format: CHECKPOINT_FORMAT.into(),
         version: VERSION.into(),
@@ -263,6 +274,7 @@ where
         done: Streamed(|| done().map(|(id, t)| (id, t.solutions, t.nodes))),
         seconds,
         runs,
+        digest,
         checksum: String::new(),
     };
     write_atomically_with(path, true, |file| write_sealed(&cp, file))
@@ -292,7 +304,7 @@ pub fn shard_result(
             .map(|(&id, t)| u128::from(plan.weight(id)) * u128::from(t.solutions))
             .sum(),
         nodes: mine.values().map(|t| u128::from(t.nodes)).sum(),
-        digest: nqueens::records::digest(mine.iter().map(|(&id, t)| (id, t.solutions))),
+        digest: digest(mine.iter().map(|(&id, t)| (id, t.solutions))),
         results: records(&mine),
         seconds,
         host: hostname(),
