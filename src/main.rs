@@ -67,8 +67,8 @@ fn given(ptr: *mut u8, size: usize) -> *mut u8 {
     let parts: [&[u8]; 3] = [
         b"nqueens: out of memory: the system refused ",
         &digits[at..],
-        b" bytes (a memory limit such as `ulimit -v`, or a full machine); give the run more \
-          memory or fewer --threads, or count it in shards\n",
+        b" bytes (a memory limit such as `ulimit -v`, or a full machine); give it more \
+          memory (a count can also take fewer --threads, or be counted in shards)\n",
     ];
     for part in parts {
         // SAFETY: writes initialized bytes from a live slice to stderr; a failed write

@@ -17,6 +17,29 @@ fn stdout_text(assert: &assert_cmd::assert::Assert) -> String {
 }
 
 #[test]
+fn check_reads_placements_from_a_pipe_but_not_from_a_device() {
+    let out = nqueens()
+        .args(["check", "--file", "/dev/zero"])
+        .timeout(std::time::Duration::from_secs(20))
+        .assert()
+        .code(2);
+    assert!(
+        stderr_of(&out).contains("is not a regular file or a pipe"),
+        "{}",
+        stderr_of(&out)
+    );
+    let binary = assert_cmd::cargo::cargo_bin("nqueens");
+    let piped = std::process::Command::new("bash")
+        .arg("-c")
+        .arg("\"$0\" check --file <(\"$0\" solve 6)")
+        .arg(&binary)
+        .output()
+        .unwrap();
+    assert_eq!(piped.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&piped.stdout).contains("ok"));
+}
+
+#[test]
 fn a_device_where_a_file_belongs_is_refused_before_it_is_read() {
     for args in [
         &["merge", "/dev/zero"][..],
@@ -39,16 +62,37 @@ fn a_device_where_a_file_belongs_is_refused_before_it_is_read() {
 #[test]
 fn too_little_memory_is_a_message_and_exit_2_not_an_abort() {
     let binary = assert_cmd::cargo::cargo_bin("nqueens");
-    let out = std::process::Command::new("sh")
-        .arg("-c")
-        .arg("ulimit -v 60000 && exec \"$0\" count 20 --quiet")
-        .arg(&binary)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains("out of memory"), "{stderr}");
-    assert!(!stderr.contains("backtrace"), "{stderr}");
+    let dir = tempfile::tempdir().unwrap();
+    let files = two_shards(dir.path(), [OsStr::new("a.json"), OsStr::new("b.json")]);
+    let merge = format!("merge {} {}", files[0].display(), files[1].display());
+    // Each under a limit (kB of address space) that lets it start and not finish here;
+    // it may run out while starting its threads or in its work: either is refused.
+    let cases = [
+        (60_000, "count 20 --quiet"),
+        (25_000, "estimate 18"),
+        (25_000, "solve 14"),
+        (25_000, "find 1000000"),
+        (15_000, merge.as_str()),
+    ];
+    for (limit, command) in cases {
+        let out = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!("ulimit -v {limit} && exec \"$0\" {command}"))
+            .arg(&binary)
+            .stdout(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{command}: {stderr}");
+        assert!(
+            stderr.contains("out of memory") || stderr.contains("refused"),
+            "{command}: {stderr}"
+        );
+        assert!(
+            !stderr.contains("backtrace") && !stderr.contains("panicked"),
+            "{command}: {stderr}"
+        );
+    }
 }
 
 /// Two shards of N = 12 written into `dir` under `names`.

@@ -51,16 +51,10 @@ pub fn run(args: &CheckArgs) -> Result<(), Failure> {
             report(&mut out, format!("argument {}", i + 1), line)?;
         }
     } else {
-        let (source, reader): (String, Box<dyn Read>) =
-            match &args.file {
-                Some(path) => (
-                    path.shown().to_string(),
-                    Box::new(std::fs::File::open(path).map_err(|e| {
-                        Failure::refused(format!("cannot read {}: {e}", path.shown()))
-                    })?),
-                ),
-                None => ("standard input".into(), Box::new(std::io::stdin().lock())),
-            };
+        let (source, reader): (String, Box<dyn Read>) = match &args.file {
+            Some(path) => (path.shown().to_string(), Box::new(placements_file(path)?)),
+            None => ("standard input".into(), Box::new(std::io::stdin().lock())),
+        };
         let mut input = BufReader::new(reader);
         let mut number = 0;
         loop {
@@ -113,4 +107,22 @@ impl Judgements {
             Ok(())
         }
     }
+}
+
+/// The file `check --file` reads: a regular file or a pipe (`<(nqueens solve 8)`), read a
+/// line at a time in memory bounded by the board; a device (`/dev/zero` never ends), a
+/// folder or a socket is refused.
+fn placements_file(path: &std::path::Path) -> Result<std::fs::File, Failure> {
+    use std::os::unix::fs::FileTypeExt;
+    let cannot = |e: std::io::Error| Failure::refused(format!("cannot read {}: {e}", path.shown()));
+    let file = std::fs::File::open(path).map_err(cannot)?;
+    let kind = file.metadata().map_err(cannot)?.file_type();
+    if !(kind.is_file() || kind.is_fifo()) {
+        return Err(Failure::refused(format!(
+            "{}: is not a regular file or a pipe (a folder, device or socket); placements \
+             are read from a file",
+            path.shown()
+        )));
+    }
+    Ok(file)
 }
