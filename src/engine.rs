@@ -14,7 +14,7 @@ use crate::board::MAX_N;
 use crate::cpu::{Kernel, KernelLevel};
 use crate::error::Error;
 use crate::methods::{MAX_SPLIT_DEPTH, Method, MethodChoice, Plan, Refusal, Sizing, auto_method};
-use crate::schedule::{Halts, Scheduler};
+use crate::schedule::{Halts, Noted, Scheduler};
 use crate::symmetry::fixed::{FixedSearches, GROUPS};
 use crate::symmetry::orbits::Orbits;
 use crate::tally::Tally;
@@ -107,6 +107,9 @@ pub struct Work<'a> {
     pub finished: Option<&'a (dyn Fn(usize, Tally, f64) + Sync)>,
     /// Time each sub-problem (a projection's sample).
     pub timed: bool,
+    /// Each tally goes to `finished` only, and [`Engine::run`] returns none: a caller
+    /// that keeps the tallies itself holds no second copy of them.
+    pub finished_only: bool,
 }
 
 /// Sub-problem ids [`Engine::run`] lists between two looks at the stop flag: a million
@@ -248,14 +251,23 @@ impl Engine {
             .map(|budget| budget.saturating_sub(workers))
     }
 
+    /// Bytes a run of one of `parts` shares of `plan` (1: the whole count) holds at most
+    /// on this engine's threads: the method's tables and its workers' buffers, and the
+    /// list of the ids [`Engine::run`] hands out.
+    pub fn run_bytes(&self, plan: &Plan, parts: usize) -> u64 {
+        let listed = plan.len().div_ceil(parts.max(1)) as u64;
+        plan.memory_for_part(self.threads(), parts)
+            .saturating_add(listed.saturating_mul(size_of::<usize>() as u64))
+    }
+
     /// What a method's workers' buffers take on board `n`, all together.
     fn workers_bytes(&self, method: Method, n: usize) -> u64 {
         (self.threads() as u64).saturating_mul(method.worker_bytes(n))
     }
 
     /// Solves the sub-problems `work` selects on the worker threads and returns each
-    /// finished one's tally (in no particular order). Stopped early, it returns those that
-    /// finished.
+    /// finished one's tally (in no particular order; none with [`Work::finished_only`]).
+    /// Stopped early, it returns those that finished.
     pub fn run(&self, plan: &Plan, work: &Work, progress: &dyn Progress) -> Vec<(usize, Tally)> {
         // Listing and costing the sub-problems takes seconds at N = 28 (280 million of
         // them): a stop during the preparation or the listing is answered at once, the
@@ -284,7 +296,10 @@ impl Engine {
                 stop: work.stop,
                 close: work.close,
             },
-            work.timed,
+            Noted {
+                timed: work.timed,
+                keep: !work.finished_only,
+            },
             &|id, tally, seconds| {
                 if let Some(finished) = work.finished {
                     finished(id, tally, seconds);
@@ -347,7 +362,10 @@ impl Engine {
             self.kernel,
             &ids,
             Halts::default(),
-            false,
+            Noted {
+                timed: false,
+                keep: true,
+            },
             &|_, _, _| {},
         ) {
             by_group[searches.group_of(id)] += tally;

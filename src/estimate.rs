@@ -26,8 +26,9 @@ pub struct Projection {
     /// Their 90% interval, where the sample gives one (the join's: a stratified sample
     /// of timed sub-problems; backtracking's probes give none).
     pub interval: Option<(f64, f64)>,
-    /// Bytes the count holds at most (the join's table and its workers' buffers; for
-    /// backtracking, its sub-problem list).
+    /// Bytes the engine holds at most for the count ([`Engine::run_bytes`]: the join's
+    /// table and its workers' buffers; for backtracking, its sub-problem list; the ids
+    /// handed out).
     pub memory_bytes: u64,
     /// Sub-problems the projection timed.
     pub sampled: usize,
@@ -78,7 +79,7 @@ pub fn project(
         interval: projected
             .interval
             .map(|(low, high)| (low / speed_up, high / speed_up)),
-        memory_bytes: plan.memory_for_part(engine.threads(), 1),
+        memory_bytes: engine.run_bytes(plan, 1),
         sampled: projected.sampled,
         sized: projected.sized,
         shard,

@@ -8,9 +8,7 @@
 //! sub-problem they hold `[id, solutions, nodes]`: the solutions found in that sub-problem
 //! (not yet weighted by orbit sizes) and the nodes searched.
 
-use crate::tally::Tally;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 /// The format name of a checkpoint file.
 pub const CHECKPOINT_FORMAT: &str = "nqueens-checkpoint-1";
@@ -127,20 +125,39 @@ pub fn digest(results: impl IntoIterator<Item = (usize, u64)>) -> String {
 /// [`digest`] of results already by increasing id, made as they come (nothing is held;
 /// results in another order give another digest).
 pub fn digest_in_order(results: impl IntoIterator<Item = (usize, u64)>) -> String {
-    use sha2::{Digest, Sha256};
-    use std::fmt::Write;
-    let mut hasher = Sha256::new();
-    let mut line = String::new();
+    let mut digest = Digesting::default();
     for (id, solutions) in results {
-        line.clear();
-        writeln!(line, "{id} {solutions}").expect("a String takes any text");
-        hasher.update(line.as_bytes());
+        digest.add(id, solutions);
     }
-    hasher
-        .finalize()
-        .iter()
-        .map(|byte| format!("{byte:02x}"))
-        .collect()
+    digest.finish()
+}
+
+/// A [`digest`] made one result at a time, by increasing id.
+#[derive(Default)]
+pub struct Digesting {
+    hasher: sha2::Sha256,
+    line: String,
+}
+
+impl Digesting {
+    /// Takes the next result.
+    pub fn add(&mut self, id: usize, solutions: u64) {
+        use sha2::Digest;
+        use std::fmt::Write;
+        self.line.clear();
+        writeln!(self.line, "{id} {solutions}").expect("a String takes any text");
+        self.hasher.update(self.line.as_bytes());
+    }
+
+    /// The digest of the results taken, in hex.
+    pub fn finish(self) -> String {
+        use sha2::Digest;
+        self.hasher
+            .finalize()
+            .iter()
+            .map(|byte| format!("{byte:02x}"))
+            .collect()
+    }
 }
 
 /// The most seconds a file may say its runs took: three centuries.
@@ -332,46 +349,203 @@ impl<W: std::io::Write> Sealer<W> {
 /// the record that way, and a file reformatted since (its floats, its spacing) still holds
 /// the same record.
 pub fn parse<T: Checksummed + for<'de> Deserialize<'de>>(text: &str) -> Result<T, String> {
-    let mut record: T = serde_json::from_str(text).map_err(|e| {
-        let what = match e.classify() {
-            serde_json::error::Category::Io | serde_json::error::Category::Eof => {
-                "it ends too soon"
-            }
-            serde_json::error::Category::Syntax => "it is not JSON",
-            serde_json::error::Category::Data => {
-                "a field is missing or has the wrong kind of value"
-            }
-        };
-        format!(
-            "unreadable: {what} (line {}, column {}); it is not an nqueens file or it was edited",
-            e.line(),
-            e.column()
-        )
-    })?;
+    let mut record: T = serde_json::from_str(text).map_err(|e| unreadable(&e))?;
     let stored = record.checksum_field().clone();
     let bytes_match = checksum_of_bytes(text)
         .is_some_and(|(found, computed)| found == stored && computed == stored);
     if !bytes_match && record.reserialized_checksum() != stored {
-        return Err("damaged: its checksum does not match its contents".into());
+        return Err(DAMAGED.into());
     }
     Ok(record)
 }
 
-/// Records by id. Fails on an id out of range or given twice. (A table of every id, most
-/// of them empty, took 6.7 GB for a checkpoint of a whole count of N = 28.)
-pub fn tally_map(subproblems: usize, records: &[Record]) -> Result<BTreeMap<usize, Tally>, String> {
-    let mut map = BTreeMap::new();
-    for &(id, solutions, nodes) in records {
-        if id >= subproblems {
-            return Err(format!(
-                "sub-problem {id} does not exist (there are {subproblems})"
-            ));
-        }
-        if map.insert(id, Tally { solutions, nodes }).is_some() {
-            return Err(format!("sub-problem {id} appears twice"));
-        }
+/// Why a file's checksum refuses it.
+const DAMAGED: &str = "damaged: its checksum does not match its contents";
+
+/// Why a file that is not JSON of its kind is refused.
+fn unreadable(e: &serde_json::Error) -> String {
+    let what = match e.classify() {
+        serde_json::error::Category::Io | serde_json::error::Category::Eof => "it ends too soon",
+        serde_json::error::Category::Syntax => "it is not JSON",
+        serde_json::error::Category::Data => "a field is missing or has the wrong kind of value",
+    };
+    format!(
+        "unreadable: {what} (line {}, column {}); it is not an nqueens file or it was edited",
+        e.line(),
+        e.column()
+    )
+}
+
+/// Reads a checkpoint of this version's sealing from `file` without holding its text or
+/// its records: the checksum is taken over the file's bytes in a first pass, then each
+/// finished sub-problem is handed to `take` as it is parsed, in the file's order. Returns
+/// the rest of the checkpoint, its `done` the number of records. (Read whole, a
+/// checkpoint of N = 27's 135 million sub-problems took about 80 bytes a record.)
+pub fn read_checkpoint(
+    file: &mut std::fs::File,
+    take: &mut dyn FnMut(Record),
+) -> Result<Checkpoint<usize>, String> {
+    use serde::de::DeserializeSeed;
+    use std::io::{BufReader, Seek, SeekFrom};
+    let cannot = |e: std::io::Error| format!("cannot read it ({e})");
+    if !sealed_bytes_match(file).map_err(cannot)? {
+        return Err(DAMAGED.into());
     }
-    Ok(map)
+    file.seek(SeekFrom::Start(0)).map_err(cannot)?;
+    let mut reader = serde_json::Deserializer::from_reader(BufReader::with_capacity(1 << 16, file));
+    let checkpoint = CheckpointSeed { take }
+        .deserialize(&mut reader)
+        .and_then(|cp| reader.end().map(|()| cp))
+        .map_err(|e| unreadable(&e))?;
+    Ok(checkpoint)
+}
+
+/// Whether a file's checksum is that of its bytes with the checksum's value left empty,
+/// taken a block at a time. The checksum is the record's last field: it lies in the
+/// file's last bytes.
+fn sealed_bytes_match(file: &mut std::fs::File) -> std::io::Result<bool> {
+    use std::io::{Read, Seek, SeekFrom};
+    let len = file.metadata()?.len();
+    let tail_len = len.min(256);
+    let mut tail = vec![0; tail_len as usize];
+    file.seek(SeekFrom::Start(len - tail_len))?;
+    file.read_exact(&mut tail)?;
+    let key = CHECKSUM_KEY.as_bytes();
+    let Some(key_at) = tail.windows(key.len()).rposition(|w| w == key) else {
+        return Ok(false);
+    };
+    let value_at = key_at + key.len();
+    let Some(value_len) = tail[value_at..].iter().position(|&b| b == b'"') else {
+        return Ok(false);
+    };
+    let stored = &tail[value_at..value_at + value_len];
+    let mut crc = crc32fast::Hasher::new();
+    file.seek(SeekFrom::Start(0))?;
+    let before = len - tail_len + value_at as u64;
+    let mut head = (&mut *file).take(before);
+    let mut block = vec![0; 1 << 16];
+    loop {
+        let read = head.read(&mut block)?;
+        if read == 0 {
+            break;
+        }
+        crc.update(&block[..read]);
+    }
+    // The text after the value, with the white space that ends a file left out as
+    // `checksum_of_bytes` leaves it.
+    let after = tail[value_at + value_len..].trim_ascii_end();
+    crc.update(after);
+    Ok(stored == format!("{:08x}", crc.finalize()).as_bytes())
+}
+
+/// A checkpoint read field by field, its records handed on as they are parsed.
+struct CheckpointSeed<'t> {
+    take: &'t mut dyn FnMut(Record),
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for CheckpointSeed<'_> {
+    type Value = Checkpoint<usize>;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for CheckpointSeed<'_> {
+    type Value = Checkpoint<usize>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a checkpoint")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        use serde::de::Error;
+        /// The fields as they are found, in any order.
+        #[derive(Default)]
+        struct Found {
+            format: Option<String>,
+            version: Option<String>,
+            n: Option<usize>,
+            method: Option<String>,
+            split_depth: Option<usize>,
+            subproblems: Option<usize>,
+            shard: Option<Option<(usize, usize)>>,
+            done: Option<usize>,
+            seconds: Option<f64>,
+            runs: Option<Vec<Run>>,
+            digest: Option<String>,
+            checksum: Option<String>,
+        }
+        let mut cp = Found::default();
+        while let Some(key) = map.next_key::<String>()? {
+            match key.as_str() {
+                "format" => cp.format = Some(map.next_value()?),
+                "version" => cp.version = Some(map.next_value()?),
+                "n" => cp.n = Some(map.next_value()?),
+                "method" => cp.method = Some(map.next_value()?),
+                "split_depth" => cp.split_depth = Some(map.next_value()?),
+                "subproblems" => cp.subproblems = Some(map.next_value()?),
+                "shard" => cp.shard = Some(map.next_value()?),
+                "done" => {
+                    cp.done = Some(map.next_value_seed(RecordsSeed {
+                        take: &mut *self.take,
+                    })?)
+                }
+                "seconds" => cp.seconds = Some(map.next_value()?),
+                "runs" => cp.runs = Some(map.next_value()?),
+                "digest" => cp.digest = Some(map.next_value()?),
+                "checksum" => cp.checksum = Some(map.next_value()?),
+                _ => {
+                    map.next_value::<serde::de::IgnoredAny>()?;
+                }
+            }
+        }
+        let needed = |field: &'static str| A::Error::missing_field(field);
+        Ok(Checkpoint {
+            format: cp.format.ok_or_else(|| needed("format"))?,
+            version: cp.version.ok_or_else(|| needed("version"))?,
+            n: cp.n.ok_or_else(|| needed("n"))?,
+            method: cp.method.unwrap_or_else(backtrack),
+            split_depth: cp.split_depth.ok_or_else(|| needed("split_depth"))?,
+            subproblems: cp.subproblems.ok_or_else(|| needed("subproblems"))?,
+            shard: cp.shard.ok_or_else(|| needed("shard"))?,
+            done: cp.done.ok_or_else(|| needed("done"))?,
+            seconds: cp.seconds.unwrap_or(0.0),
+            runs: cp.runs.unwrap_or_default(),
+            digest: cp.digest.unwrap_or_default(),
+            checksum: cp.checksum.ok_or_else(|| needed("checksum"))?,
+        })
+    }
+}
+
+/// A checkpoint's records, each handed on as it is parsed; their number is the value.
+struct RecordsSeed<'t> {
+    take: &'t mut dyn FnMut(Record),
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for RecordsSeed<'_> {
+    type Value = usize;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<usize, D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for RecordsSeed<'_> {
+    type Value = usize;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a list of [id, solutions, nodes]")
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<usize, A::Error> {
+        let mut count = 0;
+        while let Some(record) = seq.next_element::<Record>()? {
+            (self.take)(record);
+            count += 1;
+        }
+        Ok(count)
+    }
 }
 
 #[cfg(test)]
@@ -392,24 +566,6 @@ mod tests {
     }
 
     /// Records become a map by id; an id out of range or given twice is refused, named.
-    #[test]
-    fn tally_maps_refuse_ids_out_of_range_or_twice() {
-        let map = tally_map(10, &[(7, 3, 30), (0, 1, 10)]).expect("valid records");
-        let pairs: Vec<(usize, u64, u64)> = map
-            .iter()
-            .map(|(&id, t)| (id, t.solutions, t.nodes))
-            .collect();
-        assert_eq!(pairs, [(0, 1, 10), (7, 3, 30)]);
-        assert_eq!(tally_map(10, &[]).expect("no records").len(), 0);
-        let out = tally_map(10, &[(3, 1, 1), (10, 1, 1)]).unwrap_err();
-        assert!(
-            out.contains("sub-problem 10 does not exist (there are 10)"),
-            "{out}"
-        );
-        let twice = tally_map(10, &[(4, 1, 1), (5, 1, 1), (4, 2, 2)]).unwrap_err();
-        assert!(twice.contains("sub-problem 4 appears twice"), "{twice}");
-    }
-
     fn checkpoint<D>(done: D) -> Checkpoint<D> {
         Checkpoint {
             format: CHECKPOINT_FORMAT.into(),

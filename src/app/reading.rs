@@ -31,23 +31,28 @@ pub fn records_bytes(subproblems: u64) -> u64 {
 /// The bytes of `path`, a regular file of at most `most` bytes holding `what` (a
 /// "checkpoint", a "shard result"), or why not (for the caller to refuse the file with).
 pub fn read_file(path: &Path, most: u64, what: &str) -> Result<Vec<u8>, String> {
-    let refuse = |why: String| why;
-    let file = std::fs::File::open(path).map_err(|e| refuse(format!("cannot read it ({e})")))?;
-    let meta = file
-        .metadata()
-        .map_err(|e| refuse(format!("cannot read it ({e})")))?;
+    let file = open_file(path, most, what)?;
+    read_at_most(file, most).map_err(|e| match e {
+        Bounded::Io(e) => format!("cannot read it ({e})"),
+        Bounded::TooLarge => too_large(most + 1, most, what),
+    })
+}
+
+/// `path` opened, a regular file of at most `most` bytes holding `what`, for a reader
+/// that streams it; or why not.
+pub fn open_file(path: &Path, most: u64, what: &str) -> Result<std::fs::File, String> {
+    let cannot = |e: std::io::Error| format!("cannot read it ({e})");
+    let file = std::fs::File::open(path).map_err(cannot)?;
+    let meta = file.metadata().map_err(cannot)?;
     if !meta.is_file() {
-        return Err(refuse(format!(
+        return Err(format!(
             "is not a regular file (a folder, device, pipe or socket); a {what} is a file"
-        )));
+        ));
     }
     if meta.len() > most {
-        return Err(refuse(too_large(meta.len(), most, what)));
+        return Err(too_large(meta.len(), most, what));
     }
-    read_at_most(file, most).map_err(|e| match e {
-        Bounded::Io(e) => refuse(format!("cannot read it ({e})")),
-        Bounded::TooLarge => refuse(too_large(most + 1, most, what)),
-    })
+    Ok(file)
 }
 
 /// Standard input's bytes, at most `most` of them holding `what`.

@@ -35,6 +35,15 @@ use std::time::Instant;
 /// accepts 128 threads per CPU up to this bound.
 pub const MAX_THREADS: usize = 1024;
 
+/// What [`Scheduler::run`] notes of each finished sub-problem: its seconds (`timed`),
+/// and its tally in the list it returns (`keep`; a caller that keeps every tally itself
+/// through `finished` needs no second copy).
+#[derive(Clone, Copy, Debug)]
+pub struct Noted {
+    pub timed: bool,
+    pub keep: bool,
+}
+
 /// The two ways a run ends early: `stop` (a signal) abandons the sub-problems in hand,
 /// `close` (a sample's deadline) finishes them but hands out no more.
 #[derive(Clone, Copy, Default)]
@@ -126,14 +135,15 @@ impl Scheduler {
     /// handed out either, but those in hand are finished (a sample that must end with
     /// whole sub-problems). Each finished one is also passed to `finished` as it finishes,
     /// with the seconds it took on its thread (from being handed out) when `timed`, else
-    /// 0 (two clock reads a sub-problem cost 0.3% of a count of N = 16).
+    /// 0 (two clock reads a sub-problem cost 0.3% of a count of N = 16); without `keep`,
+    /// only to `finished`, and none is returned.
     pub fn run(
         &self,
         solver: &dyn Solver,
         kernel: Kernel,
         ids: &[usize],
         Halts { stop, close }: Halts,
-        timed: bool,
+        Noted { timed, keep }: Noted,
         finished: &(dyn Fn(usize, Tally, f64) + Sync),
     ) -> Vec<(usize, Tally)> {
         let per_run = solver.ids_per_run();
@@ -167,7 +177,9 @@ impl Scheduler {
                         0.0
                     };
                     finished(id, tally, seconds);
-                    results.push((id, tally));
+                    if keep {
+                        results.push((id, tally));
+                    }
                 },
                 &halted,
             );
@@ -280,7 +292,10 @@ mod tests {
                 Kernel::portable(),
                 &ids,
                 Halts::default(),
-                false,
+                Noted {
+                    timed: false,
+                    keep: true,
+                },
                 &|id, _, _| seen.lock().unwrap().push(id),
             );
             got.sort_unstable_by_key(|&(id, _)| id);
@@ -332,7 +347,10 @@ mod tests {
                 Kernel::portable(),
                 ids,
                 Halts::default(),
-                false,
+                Noted {
+                    timed: false,
+                    keep: true,
+                },
                 &|_, _, _| {},
             );
             let mut solved: Vec<usize> = got.iter().map(|&(id, _)| id).collect();
@@ -364,7 +382,10 @@ mod tests {
                 stop: Some(&stop),
                 close: None,
             },
-            false,
+            Noted {
+                timed: false,
+                keep: true,
+            },
             &|_, _, _| {},
         );
         assert!(got.is_empty());
@@ -404,7 +425,10 @@ mod tests {
                 stop: None,
                 close: Some(&close),
             },
-            false,
+            Noted {
+                timed: false,
+                keep: true,
+            },
             &|_, _, _| {},
         );
         assert!(!got.is_empty(), "the sub-problems in hand finished");
@@ -434,7 +458,10 @@ mod tests {
                 Kernel::portable(),
                 &[5, 6],
                 Halts::default(),
-                false,
+                Noted {
+                    timed: false,
+                    keep: true,
+                },
                 &|_, _, _| {},
             );
             assert_eq!(got.len(), 2);

@@ -3,6 +3,7 @@
 
 use crate::app::args::EstimateArgs;
 use crate::app::args::engine::{EngineFlags, worded};
+use crate::app::commands::count::process_bytes;
 use crate::app::failure::{Failure, too_many_shards};
 use crate::app::progress::over_seconds;
 use crate::app::report::json_seconds;
@@ -83,12 +84,13 @@ pub fn run(args: &EstimateArgs) -> Result<(), Failure> {
     let even = p.seconds / args.shards as f64;
     let (per_shard, per_shard_high) = p.shard.map_or((even, None), |s| (s.mean, s.high));
     let figures = Figures {
+        memory: process_bytes(&engine, &plan, 1),
         threads: engine.threads(),
         core_hours: p.seconds * engine.threads() as f64 / 3600.0,
         kernel: engine.kernel().name(),
         per_shard,
         per_shard_high,
-        shard_memory: plan.memory_for_part(engine.threads(), shards),
+        shard_memory: process_bytes(&engine, &plan, shards),
         p,
     };
     let mut out = std::io::stdout().lock();
@@ -111,6 +113,9 @@ struct Figures {
     /// One shard's seconds, and what one shard in twenty exceeds where that is known.
     per_shard: f64,
     per_shard_high: Option<f64>,
+    /// Bytes a process counting it whole holds at most ([`process_bytes`]), and one
+    /// counting one shard.
+    memory: u64,
     shard_memory: u64,
 }
 
@@ -130,7 +135,7 @@ impl Figures {
             seconds_low: p.interval.map(|(low, _)| json_seconds(low)),
             seconds_high: p.interval.map(|(_, high)| json_seconds(high)),
             core_hours: json_seconds(self.core_hours),
-            memory_bytes: p.memory_bytes,
+            memory_bytes: self.memory,
             shards: args.shards,
             seconds_per_shard: json_seconds(self.per_shard),
             seconds_per_shard_high: self.per_shard_high.map(json_seconds),
@@ -163,7 +168,7 @@ impl Figures {
                     duration(high)
                 )),
                 nqueens::words::core_hours(self.core_hours),
-                human_bytes(p.memory_bytes)
+                human_bytes(self.memory)
             ),
         ];
         if self.rough() {

@@ -126,10 +126,10 @@ impl Split {
         plan.estimated_cost(&start)
     }
 
-    /// Bytes the sub-problem list holds.
+    /// Bytes the sub-problem and key lists hold (their capacity: they grew by doubling).
     pub fn heap_bytes(&self) -> u64 {
-        (self.subproblems.len() * std::mem::size_of::<SubProblem>()
-            + self.keys.len() * std::mem::size_of::<KeySearch>()) as u64
+        (self.subproblems.capacity() * std::mem::size_of::<SubProblem>()
+            + self.keys.capacity() * std::mem::size_of::<KeySearch>()) as u64
     }
 }
 

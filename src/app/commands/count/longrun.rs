@@ -2,21 +2,20 @@
 //! (`--shard I/K --output FILE`, merged later), and the lock that keeps one run per
 //! checkpoint.
 
+use super::tallies::{Covered, Refused, Tallies};
 use crate::app::escape::ShowPath;
 use crate::app::failure::{Failure, too_many_shards};
 use crate::app::output::write_atomically_with;
 use crate::app::progress::Bar;
-use crate::app::reading::{read_file, records_bytes};
+use crate::app::reading::{open_file, records_bytes};
 use crate::app::system::hostname;
 use nqueens::Plan;
 use nqueens::Tally;
 use nqueens::records::{
-    CHECKPOINT_FORMAT, Checkpoint, Record, Run, SHARD_FORMAT, ShardResult, Streamed, digest,
-    digest_in_order, parse, tally_map, write_sealed,
+    CHECKPOINT_FORMAT, Checkpoint, Digesting, Run, SHARD_FORMAT, ShardResult, Streamed,
+    read_checkpoint, write_sealed,
 };
-use std::collections::BTreeMap;
 use std::path::Path;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -84,52 +83,6 @@ pub fn stopped_with(finished: usize, of: usize, saved: &str, status: u8) -> Fail
     )
 }
 
-/// The sub-problem ids a run covers: a shard's part, or every one of the plan's, which are
-/// not listed (N = 28 has 280 million: 2.2 GB of ids, seconds to write, and a run stopped
-/// while it was being costed spent them before it could save its checkpoint).
-pub enum Covered {
-    /// The ids below this many.
-    All(usize),
-    /// A shard's ids.
-    Part(Vec<usize>),
-}
-
-impl Covered {
-    /// How many ids.
-    pub fn len(&self) -> usize {
-        match self {
-            Covered::All(len) => *len,
-            Covered::Part(ids) => ids.len(),
-        }
-    }
-
-    /// The ids where they are a part, as the engine's `Work::only` takes them (`None`:
-    /// all).
-    pub fn listed(&self) -> Option<&[usize]> {
-        match self {
-            Covered::All(_) => None,
-            Covered::Part(ids) => Some(ids),
-        }
-    }
-
-    /// Every id.
-    pub fn ids(&self) -> impl Iterator<Item = usize> + '_ {
-        let (all, part) = match self {
-            Covered::All(len) => (0..*len, &[][..]),
-            Covered::Part(ids) => (0..0, ids.as_slice()),
-        };
-        all.chain(part.iter().copied())
-    }
-
-    /// How many of the ids `done` holds.
-    pub fn finished(&self, done: &BTreeMap<usize, Tally>) -> usize {
-        match self {
-            Covered::All(len) => done.range(..*len).count(),
-            Covered::Part(ids) => ids.iter().filter(|id| done.contains_key(id)).count(),
-        }
-    }
-}
-
 /// The sub-problem ids a shard covers (all of them without a shard); refuses more shards
 /// than [`Plan::most_shards`].
 pub fn covered(plan: &Plan, shard: Option<Shard>) -> Result<Covered, Failure> {
@@ -141,7 +94,9 @@ pub fn covered(plan: &Plan, shard: Option<Shard>) -> Result<Covered, Failure> {
         let method = plan.method().name();
         return Err(too_many_shards(&option, plan.n(), method, plan.len()));
     }
-    Ok(Covered::Part(plan.part(shard.count, shard.index - 1)))
+    let ids = plan.part(shard.count, shard.index - 1);
+    debug_assert!(ids.is_sorted(), "a part's ids are by increasing id");
+    Ok(Covered::Part(ids))
 }
 
 /// What fixes the meaning of sub-problem ids: a checkpoint must match it to be resumed.
@@ -165,18 +120,23 @@ impl Numbering {
     }
 }
 
-/// The work earlier runs saved: finished sub-problems, the seconds spent on them, and the
-/// runs that did it.
+/// What earlier runs saved besides their tallies: how many sub-problems they finished,
+/// the seconds spent on them, and the runs that did it.
 #[derive(Default)]
 pub struct Saved {
-    pub done: BTreeMap<usize, Tally>,
+    pub finished: usize,
     pub seconds: f64,
     pub runs: Vec<Run>,
 }
 
-/// Reads a checkpoint for this numbering of sub-problems, or refuses it (leaving it
-/// unchanged) with the reason.
-pub fn load_checkpoint(path: &Path, numbering: &Numbering) -> Result<Saved, Failure> {
+/// Reads a checkpoint for this numbering of sub-problems into `tallies`, or refuses it
+/// (leaving the file unchanged) with the reason. The file is streamed: neither its text
+/// nor a list of its records is held.
+pub fn load_checkpoint(
+    path: &Path,
+    numbering: &Numbering,
+    tallies: &Tallies,
+) -> Result<Saved, Failure> {
     let refuse = |why: String| {
         Failure::refused(format!(
             "checkpoint {}: {why}; it was left unchanged",
@@ -184,14 +144,60 @@ pub fn load_checkpoint(path: &Path, numbering: &Numbering) -> Result<Saved, Fail
         ))
     };
     let most = records_bytes(numbering.subproblems as u64);
-    let bytes = read_file(path, most, "checkpoint").map_err(refuse)?;
-    let text = String::from_utf8(bytes).map_err(|_| refuse("not UTF-8 text".into()))?;
-    let cp: Checkpoint = parse(&text).map_err(refuse)?;
+    let mut file = open_file(path, most, "checkpoint").map_err(refuse)?;
+    // The records' digest, their order, and the first that this run cannot take; told
+    // after the header's checks, which say more about a file of another count.
+    let mut digesting = Digesting::default();
+    let mut last: Option<usize> = None;
+    let mut misfit: Option<String> = None;
+    let cp = read_checkpoint(&mut file, &mut |(id, solutions, nodes)| {
+        digesting.add(id, solutions);
+        if misfit.is_some() {
+            return;
+        }
+        if last.is_some_and(|last| id <= last) {
+            misfit = Some(format!("sub-problem {id} is out of order"));
+        }
+        last = Some(id);
+        misfit = misfit
+            .take()
+            .or(match tallies.record(id, Tally { solutions, nodes }) {
+                Ok(()) => None,
+                Err(Refused::Twice(id)) => Some(format!("sub-problem {id} appears twice")),
+                Err(Refused::NotCovered(id)) => Some(format!(
+                    "sub-problem {id} is not one of this run's {}",
+                    numbering.subproblems
+                )),
+            });
+    })
+    .map_err(refuse)?;
+    check_header(&cp, numbering).map_err(refuse)?;
+    // This version writes the digest of every checkpoint's records: one missing, or
+    // another than the records', is an edit.
+    if cp.digest != digesting.finish() {
+        let why = match cp.digest.is_empty() {
+            true => "it has no digest of its records",
+            false => "its digest does not match its records",
+        };
+        return Err(refuse(format!("{why}; the file was edited")));
+    }
+    if let Some(why) = misfit {
+        return Err(refuse(format!("{why}; the file was edited or damaged")));
+    }
+    Ok(Saved {
+        finished: cp.done,
+        seconds: cp.seconds.max(0.0),
+        runs: cp.runs,
+    })
+}
+
+/// Why a checkpoint's header is not one this run resumes from (`Ok` when it is).
+fn check_header(cp: &Checkpoint<usize>, numbering: &Numbering) -> Result<(), String> {
     if cp.format != CHECKPOINT_FORMAT {
-        return Err(refuse(format!(
+        return Err(format!(
             "not a checkpoint (format {})",
             nqueens::words::shorten(&cp.format)
-        )));
+        ));
     }
     let Numbering {
         n,
@@ -201,52 +207,34 @@ pub fn load_checkpoint(path: &Path, numbering: &Numbering) -> Result<Saved, Fail
         shard,
     } = *numbering;
     if (cp.n, &cp.method, cp.split_depth, cp.subproblems) != (n, method, depth, subproblems) {
-        return Err(refuse(format!(
+        return Err(format!(
             "it is for N = {} by {} at split depth {}, this run is N = {n} by {method} at \
              split depth {depth}",
-            cp.n, cp.method, cp.split_depth
-        )));
+            cp.n,
+            nqueens::words::shorten(&cp.method),
+            cp.split_depth
+        ));
     }
     let theirs = cp.shard.map(|(index, count)| Shard { index, count });
     if theirs != shard {
         let describe =
             |s: Option<Shard>| s.map_or("the whole count".into(), |s| format!("shard {s}"));
-        return Err(refuse(format!(
+        return Err(format!(
             "it is for {}, this run is {}",
             describe(theirs),
             describe(shard)
-        )));
+        ));
     }
     if let Some(why) = nqueens::records::impossible_runs(cp.seconds, &cp.runs) {
-        return Err(refuse(format!("{why}; the file was edited or damaged")));
+        return Err(format!("{why}; the file was edited or damaged"));
     }
     if cp.version != VERSION {
-        return Err(refuse(format!(
+        return Err(format!(
             "written by nqueens {}, this is {VERSION}",
             nqueens::words::shorten(&cp.version)
-        )));
+        ));
     }
-    // This version writes the digest of every checkpoint's records: one missing, or
-    // another than the records', is an edit.
-    let own = digest(cp.done.iter().map(|&(id, solutions, _)| (id, solutions)));
-    if cp.digest != own {
-        let why = match cp.digest.is_empty() {
-            true => "it has no digest of its records",
-            false => "its digest does not match its records",
-        };
-        return Err(refuse(format!("{why}; the file was edited")));
-    }
-    Ok(Saved {
-        done: tally_map(subproblems, &cp.done).map_err(refuse)?,
-        seconds: cp.seconds.max(0.0),
-        runs: cp.runs,
-    })
-}
-
-fn records(done: &BTreeMap<usize, Tally>) -> Vec<Record> {
-    done.iter()
-        .map(|(&id, t)| (id, t.solutions, t.nodes))
-        .collect()
+    Ok(())
 }
 
 /// Writes the checkpoint whole, or leaves the previous one: the finished sub-problems
@@ -262,7 +250,11 @@ pub fn write_checkpoint<I>(
 where
     I: Iterator<Item = (usize, Tally)>,
 {
-    let digest = digest_in_order(done().map(|(id, t)| (id, t.solutions)));
+    let mut digesting = Digesting::default();
+    for (id, t) in done() {
+        digesting.add(id, t.solutions);
+    }
+    let digest = digesting.finish();
     let cp = Checkpoint {
         format: CHECKPOINT_FORMAT.into(),
         version: VERSION.into(),
@@ -280,16 +272,21 @@ where
     write_atomically_with(path, true, |file| write_sealed(&cp, file))
 }
 
-/// The shard's result file, from its finished sub-problems and the runs that did them.
+/// The shard's result file, from its sub-problems' tallies and the runs that did them.
 pub fn shard_result(
     plan: &Plan,
     shard: Shard,
-    covered: &Covered,
-    done: &BTreeMap<usize, Tally>,
+    tallies: &Tallies,
     seconds: f64,
     runs: Vec<Run>,
 ) -> ShardResult {
-    let mine: BTreeMap<usize, Tally> = covered.ids().map(|id| (id, done[&id])).collect();
+    let (mut total, mut nodes) = (0u128, 0u128);
+    let mut digesting = Digesting::default();
+    for (id, t) in tallies.iter() {
+        total += u128::from(plan.weight(id)) * u128::from(t.solutions);
+        nodes += u128::from(t.nodes);
+        digesting.add(id, t.solutions);
+    }
     ShardResult {
         format: SHARD_FORMAT.into(),
         version: VERSION.into(),
@@ -299,13 +296,13 @@ pub fn shard_result(
         subproblems: plan.len(),
         shard: shard.index,
         shards: shard.count,
-        total: mine
+        total,
+        nodes,
+        digest: digesting.finish(),
+        results: tallies
             .iter()
-            .map(|(&id, t)| u128::from(plan.weight(id)) * u128::from(t.solutions))
-            .sum(),
-        nodes: mine.values().map(|t| u128::from(t.nodes)).sum(),
-        digest: digest(mine.iter().map(|(&id, t)| (id, t.solutions))),
-        results: records(&mine),
+            .map(|(id, t)| (id, t.solutions, t.nodes))
+            .collect(),
         seconds,
         host: hostname(),
         runs,
@@ -368,32 +365,17 @@ impl Cadence {
 }
 
 impl Checkpointer<'_> {
-    /// The loop of the writer thread, until `finished` is set.
-    pub fn keep_writing(
-        &self,
-        saved: &BTreeMap<usize, Tally>,
-        fresh: &Mutex<Vec<(usize, Tally)>>,
-        finished: &AtomicBool,
-        bar: &Bar,
-    ) {
+    /// The loop of the writer thread, until `finished` is set: each write streams the
+    /// tallies from where the workers keep them.
+    pub fn keep_writing(&self, tallies: &Tallies, finished: &AtomicBool, bar: &Bar) {
         let mut cadence = Cadence::new(self.every);
         let mut failing = false;
-        // This run's finished sub-problems as of the last write, by id. Only those
-        // finished since are copied from `fresh` at each write (so the workers wait on
-        // its lock for no longer than that): the map of earlier runs and the list are
-        // never copied whole, nor the records gathered, to write them.
-        let mut mine: Vec<(usize, Tally)> = Vec::new();
         while !finished.load(Ordering::Relaxed) {
             std::thread::sleep(Duration::from_millis(20).min(cadence.wait()));
             if !cadence.due() {
                 continue;
             }
-            let taken = mine.len();
-            mine.extend_from_slice(&fresh.lock().expect("no panics hold it")[taken..]);
-            // Two runs in order: the stable sort merges them in one pass.
-            mine.sort_by_key(|&(id, _)| id);
-            let written =
-                cadence.time(|| self.write(|| in_id_order(tallies(saved), mine.iter().copied())));
+            let written = cadence.time(|| self.write(|| tallies.iter()));
             self.tell(written, &mut failing, |line| bar.note(line));
         }
     }
@@ -435,24 +417,6 @@ impl Checkpointer<'_> {
     }
 }
 
-/// The tallies of a map of finished sub-problems, by increasing id.
-pub fn tallies(done: &BTreeMap<usize, Tally>) -> impl Iterator<Item = (usize, Tally)> + '_ {
-    done.iter().map(|(&id, &tally)| (id, tally))
-}
-
-/// Two lists of sub-problems, each by increasing id and none in both, as one by id.
-fn in_id_order(
-    a: impl Iterator<Item = (usize, Tally)>,
-    b: impl Iterator<Item = (usize, Tally)>,
-) -> impl Iterator<Item = (usize, Tally)> {
-    let (mut a, mut b) = (a.peekable(), b.peekable());
-    std::iter::from_fn(move || match (a.peek(), b.peek()) {
-        (Some(x), Some(y)) if y.0 < x.0 => b.next(),
-        (Some(_), _) => a.next(),
-        (None, _) => b.next(),
-    })
-}
-
 /// This process's run, for the files of long runs (its seconds still 0).
 pub fn this_run(engine: &nqueens::Engine, ranks: usize) -> Run {
     Run {
@@ -472,38 +436,4 @@ pub fn with_run(before: &[Run], this: &Run, seconds: f64) -> Vec<Run> {
         ..this.clone()
     });
     runs
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Two lists by id become one by id, whichever holds the smallest, the largest or
-    /// nothing.
-    #[test]
-    fn lists_by_id_merge_into_one() {
-        let tally = |id: usize| {
-            (
-                id,
-                Tally {
-                    solutions: id as u64 * 3,
-                    nodes: 1,
-                },
-            )
-        };
-        let cases: [(&[usize], &[usize]); 5] = [
-            (&[], &[]),
-            (&[1, 4, 5], &[]),
-            (&[], &[0, 2]),
-            (&[0, 3, 9], &[1, 2, 10, 11]),
-            (&[5, 6], &[0, 1]),
-        ];
-        for (a, b) in cases {
-            let merged: Vec<(usize, Tally)> =
-                in_id_order(a.iter().map(|&id| tally(id)), b.iter().map(|&id| tally(id))).collect();
-            let mut want: Vec<usize> = a.iter().chain(b).copied().collect();
-            want.sort_unstable();
-            assert_eq!(merged, want.into_iter().map(tally).collect::<Vec<_>>());
-        }
-    }
 }

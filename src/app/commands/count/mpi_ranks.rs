@@ -12,6 +12,7 @@
 //! ends the job with the signal's status; a rank stopped by a signal leaves its batch to
 //! the next run.
 
+use super::tallies::Tallies;
 use crate::app::failure::Failure;
 use crate::app::signals::Stop;
 use mpi::environment::Universe;
@@ -19,7 +20,6 @@ use mpi::point_to_point::MatchedReceiveVec;
 use mpi::traits::*;
 use nqueens::Tally;
 use nqueens::{Engine, NoProgress, Plan, Work};
-use std::collections::BTreeMap;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
@@ -77,7 +77,7 @@ impl Ranks {
         self.universe.world().abort(i32::from(status))
     }
 
-    /// Runs the sub-problems `todo` over the ranks. Rank 0 adds each tally to `done` as it
+    /// Runs the sub-problems `todo` over the ranks. Rank 0 notes each tally in `tallies` as it
     /// arrives and calls `noted` after each message (the checkpoint writer); it returns
     /// once every sub-problem has reported, or at once when `stop` is set. The other ranks
     /// return `None` once the work is done; a worker that `stop` reaches abandons its
@@ -88,8 +88,8 @@ impl Ranks {
         plan: &Plan,
         todo: &[usize],
         stop: &Stop,
-        done: &mut BTreeMap<usize, Tally>,
-        mut noted: impl FnMut(&BTreeMap<usize, Tally>),
+        tallies: &Tallies,
+        mut noted: impl FnMut(),
     ) -> Result<(), Failure> {
         if !self.is_coordinator() {
             return self.work(engine, plan, stop);
@@ -113,15 +113,15 @@ impl Ranks {
                     solutions: record[1],
                     nodes: record[2],
                 };
-                if done.insert(record[0] as usize, tally).is_some() {
+                if tallies.record(record[0] as usize, tally).is_err() {
                     return Err(Failure::failed(format!(
-                        "sub-problem {} was reported twice (by rank {})",
+                        "sub-problem {} was reported twice or is not this run's (by rank {})",
                         record[0],
                         status.source_rank()
                     )));
                 }
             }
-            noted(done);
+            noted();
             let batch: Vec<u64> = next.by_ref().take(BATCH).map(|id| id as u64).collect();
             if batch.is_empty() {
                 workers_left -= 1;

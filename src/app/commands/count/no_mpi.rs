@@ -1,9 +1,9 @@
 //! `--mpi` in a build without the `mpi` feature: refused before any work.
 
+use super::tallies::Tallies;
 use crate::app::failure::Failure;
 use crate::app::signals::Stop;
-use nqueens::{Engine, Plan, Tally};
-use std::collections::BTreeMap;
+use nqueens::{Engine, Plan};
 
 /// No process of this build is part of an MPI job.
 pub enum Ranks {}
@@ -38,8 +38,8 @@ impl Ranks {
         _: &Plan,
         _: &[usize],
         _: &Stop,
-        _: &mut BTreeMap<usize, Tally>,
-        _: impl FnMut(&BTreeMap<usize, Tally>),
+        _: &Tallies,
+        _: impl FnMut(),
     ) -> Result<(), Failure> {
         match *self {}
     }
