@@ -280,13 +280,7 @@ pub fn shard_result(
     seconds: f64,
     runs: Vec<Run>,
 ) -> ShardResult {
-    let (mut total, mut nodes) = (0u128, 0u128);
-    let mut digesting = Digesting::default();
-    for (id, t) in tallies.iter() {
-        total += u128::from(plan.weight(id)) * u128::from(t.solutions);
-        nodes += u128::from(t.nodes);
-        digesting.add(id, t.solutions);
-    }
+    let summed = tallies.summed(plan);
     ShardResult {
         format: SHARD_FORMAT.into(),
         version: VERSION.into(),
@@ -296,9 +290,9 @@ pub fn shard_result(
         subproblems: plan.len(),
         shard: shard.index,
         shards: shard.count,
-        total,
-        nodes,
-        digest: digesting.finish(),
+        total: summed.total,
+        nodes: summed.nodes,
+        digest: summed.digest,
         results: tallies
             .iter()
             .map(|(id, t)| (id, t.solutions, t.nodes))

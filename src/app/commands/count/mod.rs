@@ -23,7 +23,6 @@ use longrun::{
     Cadence, Checkpointer, Numbering, Saved, load_checkpoint, shard_result, this_run, with_run,
 };
 use mpi_ranks::Ranks;
-use nqueens::records::Digesting;
 use nqueens::records::Run;
 use nqueens::{Engine, Plan, Progress, Tally, Work};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -219,25 +218,18 @@ fn report_whole(
         first,
         on_ranks,
     } = whole;
-    let (mut total, mut nodes) = (0u128, 0u128);
-    let mut digesting = Digesting::default();
-    for (id, t) in tallies.iter() {
-        total += u128::from(plan.weight(id)) * u128::from(t.solutions);
-        nodes += u128::from(t.nodes);
-        digesting.add(id, t.solutions);
-    }
-    let digest = digesting.finish();
-    let count =
-        engine
-            .finish_summed(plan, total, nodes)
-            .map_err(|e| match (&e, &args.checkpoint) {
-                (nqueens::Error::Inconsistent { .. }, Some(path)) => Failure::refused(format!(
-                    "{e}: the checkpoint {} holds results that were edited or damaged; remove \
+    let summed = tallies.summed(plan);
+    let digest = summed.digest;
+    let count = engine
+        .finish_summed(plan, summed.total, summed.nodes)
+        .map_err(|e| match (&e, &args.checkpoint) {
+            (nqueens::Error::Inconsistent { .. }, Some(path)) => Failure::refused(format!(
+                "{e}: the checkpoint {} holds results that were edited or damaged; remove \
                  it and count again",
-                    path.shown()
-                )),
-                _ => Failure::failed(e.to_string()),
-            })?;
+                path.shown()
+            )),
+            _ => Failure::failed(e.to_string()),
+        })?;
     // The header comes with the first result: a count that fails or is interrupted
     // before it leaves stdout empty.
     if first && !args.json {
@@ -387,14 +379,7 @@ fn run_here(engine: &Engine, part: Share, saved: Saved, args: &CountArgs, stop: 
         finished.store(true, Ordering::Relaxed);
     });
     sink.bar.finish();
-    finish_run(
-        tallies,
-        checkpointer,
-        &saved.runs,
-        &me,
-        saved.seconds,
-        started,
-    )
+    finish_run(tallies, checkpointer, &saved, &me, started)
 }
 
 /// The checkpoint writer of a run with `--checkpoint`: this run (`me`) after the saved
@@ -421,9 +406,8 @@ fn checkpointer<'a>(
 fn finish_run(
     tallies: &Tallies,
     checkpointer: Option<Checkpointer>,
-    runs_before: &[Run],
+    saved: &Saved,
     me: &Run,
-    seconds_before: f64,
     started: Instant,
 ) -> Ran {
     let checkpoint_failure = checkpointer.and_then(|writer| {
@@ -436,9 +420,9 @@ fn finish_run(
     Ran {
         seconds: Seconds {
             run,
-            total: seconds_before + run,
+            total: saved.seconds + run,
         },
-        runs: with_run(runs_before, me, run),
+        runs: with_run(&saved.runs, me, run),
         checkpoint_failure,
     }
 }
@@ -478,14 +462,7 @@ fn run_on_mpi(
             writer.tell(written, &mut failing, say);
         }
     })?;
-    Ok(finish_run(
-        tallies,
-        checkpointer,
-        &saved.runs,
-        &me,
-        saved.seconds,
-        started,
-    ))
+    Ok(finish_run(tallies, checkpointer, &saved, &me, started))
 }
 
 /// The failure of a run stopped by a signal: what was done and what was kept.

@@ -4,7 +4,8 @@
 //! the report. One copy, 16 bytes and a bit a sub-problem: a map of the finished ones and
 //! the lists that fed it took about 200 (N = 27 has 135 million sub-problems).
 
-use nqueens::Tally;
+use nqueens::records::Digesting;
+use nqueens::{Plan, Tally};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -86,6 +87,15 @@ pub fn tallies_bytes(subproblems: u64) -> u64 {
     subproblems * 16 + subproblems.div_ceil(64) * 8
 }
 
+/// What the finished tallies add up to.
+pub struct Summed {
+    /// Their solutions, each weighted by its sub-problem's symmetric copies.
+    pub total: u128,
+    pub nodes: u128,
+    /// Their [`nqueens::records::digest`].
+    pub digest: String,
+}
+
 /// Why a saved tally cannot be taken.
 #[derive(Debug, PartialEq)]
 pub enum Refused {
@@ -161,6 +171,22 @@ impl Tallies {
     /// Whether every covered sub-problem has its tally.
     pub fn complete(&self) -> bool {
         self.finished() == self.covered.len()
+    }
+
+    /// The finished sub-problems' total (weighted by `plan`), nodes and digest.
+    pub fn summed(&self, plan: &Plan) -> Summed {
+        let (mut total, mut nodes) = (0u128, 0u128);
+        let mut digesting = Digesting::default();
+        for (id, t) in self.iter() {
+            total += u128::from(plan.weight(id)) * u128::from(t.solutions);
+            nodes += u128::from(t.nodes);
+            digesting.add(id, t.solutions);
+        }
+        Summed {
+            total,
+            nodes,
+            digest: digesting.finish(),
+        }
     }
 
     /// The finished sub-problems with their tallies, by increasing id.
