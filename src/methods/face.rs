@@ -89,7 +89,16 @@ pub trait MethodPlan: Solver + Send {
     /// The whole count's seconds on the sampler's threads, run whole (`shards` = 1) or in
     /// `shards` shards, projected from a sample of about `budget` seconds.
     fn projected_seconds(&self, shards: usize, budget: f64, sampler: &dyn Sampler) -> Projected;
+
+    /// Seconds of sample a projection needs by default to be one to bet on.
+    fn sample_seconds(&self) -> f64 {
+        DEFAULT_SAMPLE_SECONDS
+    }
 }
+
+/// The sample a projection takes by default: seconds time thousands of sub-problems
+/// that take milliseconds each.
+pub const DEFAULT_SAMPLE_SECONDS: f64 = 4.0;
 
 /// How a plan is sized: the options a method reads when it splits a count.
 #[derive(Clone, Copy, Debug, Default)]

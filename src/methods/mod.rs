@@ -262,6 +262,13 @@ impl Plan {
         self.split.projected_seconds(shards, budget, sampler)
     }
 
+    /// Seconds of sample [`Plan::projected_seconds`] needs by default: a few where
+    /// sub-problems take milliseconds, a minute where they take seconds (the join where
+    /// its table lets slabs go, from N = 25).
+    pub fn sample_seconds(&self) -> f64 {
+        self.split.sample_seconds()
+    }
+
     /// Whether the count may pass an hour (see [`CountingMethod::long_from`]).
     pub fn may_be_long(&self) -> bool {
         self.n() >= self.method.long_from()

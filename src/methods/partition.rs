@@ -6,6 +6,13 @@ use crate::shuffle::Shuffle;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+/// Bytes [`by_cost`] holds at most while it cuts `len` ids into `shards` parts: the
+/// costs by id, and the parts as they grow.
+pub fn by_cost_bytes(len: usize, shards: usize) -> u64 {
+    let listed = size_of::<(f64, usize)>() + 2 * size_of::<usize>();
+    (len as u64).saturating_mul(listed as u64) + (shards as u64) * size_of::<Vec<usize>>() as u64
+}
+
 /// Longest processing time first: the ids `0..len` by decreasing `cost` (ties by id),
 /// each to the part with the least cost so far (ties to the lowest part).
 pub fn by_cost(len: usize, shards: usize, cost: impl Fn(usize) -> f64) -> Vec<Vec<usize>> {

@@ -301,9 +301,10 @@ pub struct EstimateArgs {
     #[arg(long, value_name = "K", default_value_t = 1, value_parser = parse::positive, allow_negative_numbers = true)]
     pub shards: u64,
 
-    /// Seconds to spend on the sample (more gives a steadier figure).
-    #[arg(long, value_name = "SECONDS", default_value_t = 4.0, value_parser = parse::budget_seconds, allow_negative_numbers = true)]
-    pub seconds: f64,
+    /// Seconds to spend on the sample (more gives a steadier figure) [default: 4, or 60
+    /// where a sub-problem takes seconds: the join from N = 25; the estimate says which].
+    #[arg(long, value_name = "SECONDS", value_parser = parse::budget_seconds, allow_negative_numbers = true)]
+    pub seconds: Option<f64>,
 
     /// Print one JSON object instead of words.
     #[arg(long)]

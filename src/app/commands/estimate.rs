@@ -7,7 +7,7 @@ use crate::app::commands::count::process_bytes;
 use crate::app::failure::{Failure, too_many_shards};
 use crate::app::progress::over_seconds;
 use crate::app::report::json_seconds;
-use crate::app::system::{available_cpus, cpu_name, print_line};
+use crate::app::system::{available_cpus, cpu_name, print_line, say};
 use nqueens::Engine;
 use nqueens::estimate::Projection;
 use nqueens::words::{duration, human_bytes, plural};
@@ -73,13 +73,19 @@ pub fn run(args: &EstimateArgs) -> Result<(), Failure> {
         return Err(too_many_shards(&option, args.n, method, plan.len()));
     }
     let shards = args.shards as usize;
-    let bar = over_seconds(
-        format!("N = {}: sampling", args.n),
-        args.seconds,
-        args.quiet,
-    );
-    let p =
-        nqueens::estimate::project(&engine, &plan, shards, args.seconds, available_cpus(), None);
+    let seconds = args.seconds.unwrap_or_else(|| {
+        let seconds = plan.sample_seconds();
+        if !args.quiet {
+            say(&format!(
+                "N = {}: sampling for {seconds} s, the default for its sub-problems \
+                 (--seconds to change)",
+                args.n
+            ));
+        }
+        seconds
+    });
+    let bar = over_seconds(format!("N = {}: sampling", args.n), seconds, args.quiet);
+    let p = nqueens::estimate::project(&engine, &plan, shards, seconds, available_cpus(), None);
     bar.finish_and_clear();
     let even = p.seconds / args.shards as f64;
     let (per_shard, per_shard_high) = p.shard.map_or((even, None), |s| (s.mean, s.high));

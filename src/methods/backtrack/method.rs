@@ -4,7 +4,7 @@ use super::sample::sampled_nodes;
 use super::split::{Split, default_split_depth};
 use crate::board::MAX_N;
 use crate::methods::face::{CountingMethod, MethodPlan, Partition, Sizing};
-use crate::methods::partition::by_cost;
+use crate::methods::partition::{by_cost, by_cost_bytes};
 use crate::methods::refusal::Refusal;
 use crate::methods::sampling::{Projected, Sampler};
 use crate::shuffle::Shuffle;
@@ -72,11 +72,16 @@ impl MethodPlan for Split {
         self.prefix_nodes
     }
 
-    /// The lists, and half as much again: while a list doubles, its old buffer and the
-    /// new one are both held (measured peaks of whole counts, N = 12 to 22, stay under
-    /// this with the engine's and the count's own bookkeeping).
-    fn memory_for_part(&self, _workers: usize, _parts: usize) -> u64 {
-        self.heap_bytes().saturating_mul(3) / 2
+    /// The lists, and three quarters as much again: while a list doubles its old buffer
+    /// and the new one are both held, and the planning's own lists come and go (beside
+    /// the engine's and the count's bookkeeping, counts peaked at 1.35x the lists at N =
+    /// 18 and 1.7x at N = 22); a shard's run also cuts the partition.
+    fn memory_for_part(&self, _workers: usize, parts: usize) -> u64 {
+        let cut = match parts > 1 {
+            true => by_cost_bytes(Split::len(self), parts),
+            false => 0,
+        };
+        (self.heap_bytes().saturating_mul(7) / 4).saturating_add(cut)
     }
 
     /// Largest estimated cost first, each to the part with the least estimated work so

@@ -27,6 +27,11 @@ pub fn table_bytes(n: usize) -> u64 {
 /// on 2 workers, N = 27: about 650 MB (a shard of 11 row sets peaked at 2.39 GB, its
 /// table's room of 1 GB included); the envelope is 10 MB at N = 21 and grows 2.05x per
 /// N.
+///
+/// From N = 18, where the table is built by need, a worker thread holds at least
+/// [`WORKER_FLOOR`]: its allocator's own pages beside its buffers (whole counts of N = 18
+/// and 19 peaked 5.2 and 4.5 MB higher on 2 threads than on 1, where the envelope gives
+/// 2.4; N = 17, 0.4 MB).
 pub fn worker_bytes(n: usize) -> u64 {
     let buffers = if n % 2 == 1 {
         10e6 * 2.05f64.powi(n as i32 - 21)
@@ -34,8 +39,12 @@ pub fn worker_bytes(n: usize) -> u64 {
         15e6 * 2.5f64.powi(n as i32 - 20)
     };
     let slab = QuadrantTable::slab_bytes(Geometry::new(n).side);
-    (buffers as u64).min(WORKER_CAP) + slab
+    let floor = if n >= 18 { WORKER_FLOOR } else { 0 };
+    (buffers as u64).clamp(floor, WORKER_CAP) + slab
 }
+
+/// The least one worker holds (see [`worker_bytes`]).
+pub const WORKER_FLOOR: u64 = 6_000_000;
 
 /// The most one worker's buffers take, at N = 26 and 28 (see [`worker_bytes`]).
 pub const WORKER_CAP: u64 = 1_250_000_000;

@@ -3,7 +3,7 @@
 
 use super::join::{Join, LARGEST_N, SMALLEST_N};
 use super::{memory, sample};
-use crate::methods::face::{CountingMethod, MethodPlan, Partition, Sizing};
+use crate::methods::face::{CountingMethod, DEFAULT_SAMPLE_SECONDS, MethodPlan, Partition, Sizing};
 use crate::methods::partition::shuffled_run;
 use crate::methods::refusal::Refusal;
 use crate::methods::sampling::{Projected, Sampler};
@@ -67,6 +67,7 @@ impl MethodPlan for Join {
 
     fn memory_for_part(&self, workers: usize, parts: usize) -> u64 {
         memory::need_for_part(self.n, Join::len(self), workers, parts, self.table_room())
+            .saturating_add(self.heap_bytes(true))
     }
 
     /// A run of the ids in a fixed pseudo-random order of row sets, a row set's pins
@@ -81,5 +82,15 @@ impl MethodPlan for Join {
 
     fn projected_seconds(&self, shards: usize, budget: f64, sampler: &dyn Sampler) -> Projected {
         sample::projected_seconds(self, shards, budget, sampler)
+    }
+
+    /// Where the table lets slabs go (N >= 25), a sub-problem takes seconds and builds
+    /// its slabs cold: four seconds time a handful, and `estimate 27` came out 2.6x its
+    /// figure from a minute's sample. A minute times dozens.
+    fn sample_seconds(&self) -> f64 {
+        match self.table_room() == u64::MAX {
+            true => DEFAULT_SAMPLE_SECONDS,
+            false => 60.0,
+        }
     }
 }

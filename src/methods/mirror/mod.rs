@@ -23,7 +23,7 @@ mod search;
 use crate::board::MAX_N;
 use crate::cpu::Kernel;
 use crate::methods::face::{CountingMethod, MethodPlan, Partition, Sizing};
-use crate::methods::partition::by_cost;
+use crate::methods::partition::{by_cost, by_cost_bytes};
 use crate::methods::refusal::Refusal;
 use crate::methods::sampling::{Projected, Sampler};
 use crate::schedule::Solver;
@@ -143,8 +143,13 @@ impl MethodPlan for Openings {
         if self.n == 1 { 1 } else { 2 }
     }
 
-    fn memory_for_part(&self, _workers: usize, _parts: usize) -> u64 {
-        (self.openings.capacity() * size_of::<(u8, Option<u8>)>()) as u64
+    /// Its openings, and the partition a shard's run cuts.
+    fn memory_for_part(&self, _workers: usize, parts: usize) -> u64 {
+        let cut = match parts > 1 {
+            true => by_cost_bytes(self.openings.len(), parts),
+            false => 0,
+        };
+        (self.openings.capacity() * size_of::<(u8, Option<u8>)>()) as u64 + cut
     }
 
     /// Dealt in turn, as if alike: they are few (at most N^2 / 2), and the first row's

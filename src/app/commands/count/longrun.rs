@@ -369,7 +369,7 @@ impl Checkpointer<'_> {
             if !cadence.due() {
                 continue;
             }
-            let written = cadence.time(|| self.write(|| tallies.iter()));
+            let written = cadence.time(|| self.write(tallies));
             self.tell(written, &mut failing, |line| bar.note(line));
         }
     }
@@ -395,16 +395,16 @@ impl Checkpointer<'_> {
         }
     }
 
-    /// Writes the checkpoint with the sub-problems `done` lists (by increasing id).
-    pub fn write<I>(&self, done: impl Fn() -> I) -> std::io::Result<()>
-    where
-        I: Iterator<Item = (usize, Tally)>,
-    {
+    /// Writes the checkpoint with the sub-problems `tallies` holds now: those finished
+    /// when it starts (the workers go on finishing others while it is written, and the
+    /// records and their digest must be of one set).
+    pub fn write(&self, tallies: &Tallies) -> std::io::Result<()> {
         let run = self.started.elapsed().as_secs_f64();
+        let snapshot = tallies.snapshot();
         write_checkpoint(
             self.path,
             self.numbering,
-            done,
+            || snapshot.iter(),
             self.seconds_before + run,
             with_run(&self.runs_before, &self.this_run, run),
         )

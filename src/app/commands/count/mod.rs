@@ -59,11 +59,11 @@ const THREAD_BYTES: u64 = 512 << 10;
 /// Bytes a count of one of `shards` shares of `plan` (1: the whole count) holds at most
 /// in this process: the program, the engine's part ([`Engine::run_bytes`]) and the
 /// count's own bookkeeping: a tally a covered sub-problem and, in a shard, the list of
-/// its ids, the partition's working lists and the result's records.
+/// its ids and the result's records.
 pub fn process_bytes(engine: &Engine, plan: &Plan, shards: usize) -> u64 {
     let covered = plan.len().div_ceil(shards.max(1)) as u64;
     let sharded = match shards > 1 {
-        true => covered * (8 + 24) + plan.len() as u64 * 16,
+        true => covered * (8 + 24),
         false => 0,
     };
     PROCESS_BYTES
@@ -412,7 +412,7 @@ fn finish_run(
 ) -> Ran {
     let checkpoint_failure = checkpointer.and_then(|writer| {
         writer
-            .write(|| tallies.iter())
+            .write(tallies)
             .err()
             .map(|e| format!("cannot write checkpoint {}: {e}", writer.path.shown()))
     });
@@ -458,7 +458,7 @@ fn run_on_mpi(
         if let Some(writer) = &checkpointer
             && cadence.due()
         {
-            let written = cadence.time(|| writer.write(|| tallies.iter()));
+            let written = cadence.time(|| writer.write(tallies));
             writer.tell(written, &mut failing, say);
         }
     })?;

@@ -82,9 +82,10 @@ impl Chunk {
     }
 }
 
-/// Bytes the tallies of `subproblems` take at most (every chunk made).
+/// Bytes the tallies of `subproblems` take at most (every chunk made), with a
+/// [`Snapshot`] of them.
 pub fn tallies_bytes(subproblems: u64) -> u64 {
-    subproblems * 16 + subproblems.div_ceil(64) * 8
+    subproblems * 16 + 2 * subproblems.div_ceil(64) * 8
 }
 
 /// What the finished tallies add up to.
@@ -189,6 +190,28 @@ impl Tallies {
         }
     }
 
+    /// Which sub-problems are finished now: a set the workers do not change, read as
+    /// often as needed (a tally, once written, never changes).
+    pub fn snapshot(&self) -> Snapshot<'_> {
+        let done = self
+            .chunks
+            .iter()
+            .map(|chunk| {
+                chunk.get().map_or_else(Vec::new, |chunk| {
+                    chunk
+                        .done
+                        .iter()
+                        .map(|word| word.load(Ordering::Acquire))
+                        .collect()
+                })
+            })
+            .collect();
+        Snapshot {
+            tallies: self,
+            done,
+        }
+    }
+
     /// The finished sub-problems with their tallies, by increasing id.
     pub fn iter(&self) -> impl Iterator<Item = (usize, Tally)> + '_ {
         self.covered.ids().enumerate().filter_map(|(slot, id)| {
@@ -202,6 +225,36 @@ impl Tallies {
                 (id, tally)
             })
         })
+    }
+}
+
+/// The sub-problems finished at one moment (see [`Tallies::snapshot`]).
+pub struct Snapshot<'a> {
+    tallies: &'a Tallies,
+    /// Each chunk's finished bits then (none for a chunk not made yet).
+    done: Vec<Vec<u64>>,
+}
+
+impl Snapshot<'_> {
+    /// The sub-problems finished then, with their tallies, by increasing id.
+    pub fn iter(&self) -> impl Iterator<Item = (usize, Tally)> + '_ {
+        self.tallies
+            .covered
+            .ids()
+            .enumerate()
+            .filter_map(|(slot, id)| {
+                let (index, at) = (slot / CHUNK, slot % CHUNK);
+                let word = *self.done[index].get(at / 64)?;
+                if word & (1 << (at % 64)) == 0 {
+                    return None;
+                }
+                let chunk = self.tallies.chunks[index].get()?;
+                let tally = Tally {
+                    solutions: chunk.solutions[at].load(Ordering::Relaxed),
+                    nodes: chunk.nodes[at].load(Ordering::Relaxed),
+                };
+                Some((id, tally))
+            })
     }
 }
 
@@ -239,12 +292,17 @@ mod tests {
             let last = ids[ids.len() - 1];
             assert_eq!(tallies.record(last, tally(0)), Err(Refused::Twice(last)));
             assert_eq!(
-                tallies.record(1000, tally(0)),
-                Err(Refused::NotCovered(1000))
+                tallies.record(usize::MAX, tally(0)),
+                Err(Refused::NotCovered(usize::MAX))
             );
+            let before = tallies.snapshot();
+            let snapshot: Vec<(usize, Tally)> = before.iter().collect();
+            assert_eq!(snapshot, got, "a snapshot reads what is finished");
             for &id in &ids {
                 let _ = tallies.record(id, tally(id));
             }
+            let after: Vec<(usize, Tally)> = before.iter().collect();
+            assert_eq!(after, snapshot, "a snapshot does not change");
             assert!(tallies.complete());
             assert_eq!(tallies.iter().count(), ids.len());
         }
