@@ -252,7 +252,7 @@ impl Join {
             Pieces::RowSets(row_sets) | Pieces::Pins(row_sets) => row_sets.len() as u64 * 4,
             Pieces::Cross(cross) => cross.heap_bytes(),
         };
-        pieces + if pieces_only { 0 } else { self.table.heap_bytes() }
+        pieces + (!pieces_only).then(|| self.table.heap_bytes()).unwrap_or(0)
     }
 
     /// Bytes of every slab of the table built so far, those dropped since included, and
