@@ -245,14 +245,13 @@ impl Join {
         self.table.room()
     }
 
-    /// Bytes held by the shared table now and by the list of pieces (row sets, or the
-    /// cross's) the sub-problems are; with `pieces_only`, by the list alone.
-    pub fn heap_bytes(&self, pieces_only: bool) -> u64 {
-        let pieces = match &self.pieces {
+    /// Bytes held by the shared table now.
+    pub fn heap_bytes(&self) -> u64 {
+        let listed = match &self.pieces {
             Pieces::RowSets(row_sets) | Pieces::Pins(row_sets) => row_sets.len() as u64 * 4,
             Pieces::Cross(cross) => cross.heap_bytes(),
         };
-        pieces + (!pieces_only).then(|| self.table.heap_bytes()).unwrap_or(0)
+        self.table.heap_bytes() + listed
     }
 
     /// Bytes of every slab of the table built so far, those dropped since included, and
@@ -854,13 +853,13 @@ pub(super) mod tests {
         let all: Vec<Tally> = (0..warm.len())
             .map(|id| warm.solve(id, &mut scratch))
             .collect();
-        let full_bytes = warm.heap_bytes(false);
+        let full_bytes = warm.heap_bytes();
         for id in [0, 7, warm.len() / 2, warm.len() - 1] {
             let cold = Join::new(n, None, 1).unwrap();
             let mut scratch = cold.scratch(Kernel::portable());
             assert_eq!(cold.solve(id, &mut scratch), all[id], "row set {id}");
             assert!(
-                cold.heap_bytes(false) < full_bytes,
+                cold.heap_bytes() < full_bytes,
                 "only the slabs of row set {id}"
             );
         }

@@ -76,7 +76,7 @@ pub fn projected_seconds(
     let room = sampler
         .table_budget()
         .map(|budget| budget.saturating_sub(in_hand));
-    let full = || room.is_some_and(|room| join.heap_bytes(false) > room);
+    let full = || room.is_some_and(|room| join.heap_bytes() > room);
     // Where the table keeps every slab it builds, a count's (or a shard's) sub-problems
     // share them; on the largest boards it lets them go.
     if join.table_room() == u64::MAX && join.len() <= MOST_LISTED {
