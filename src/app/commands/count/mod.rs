@@ -56,9 +56,15 @@ pub fn run(args: &CountArgs) -> Result<(), Failure> {
 const PROCESS_BYTES: u64 = 7 << 20;
 const THREAD_BYTES: u64 = 512 << 10;
 
+/// Bytes a count that may pass an hour ([`Plan::may_be_long`]) holds for the projection
+/// it makes first (`long_run_note`): backtracking's node rate plans boards of 12 to 16
+/// beside its own, and the sample's order; the allocator keeps their pages (counts of
+/// N = 20 by backtracking peaked 11 MB above the same count without it).
+const PROJECTION_BYTES: u64 = 12 << 20;
+
 /// Bytes a count of one of `shards` shares of `plan` (1: the whole count) holds at most
-/// in this process: the program, the engine's part ([`Engine::run_bytes`]) and the
-/// count's own bookkeeping: a tally a covered sub-problem and, in a shard, the list of
+/// in this process: the program, the projection a long count makes first, the engine's
+/// part ([`Engine::run_bytes`]) and the count's own bookkeeping: a tally a covered sub-problem and, in a shard, the list of
 /// its ids and the result's records.
 pub fn process_bytes(engine: &Engine, plan: &Plan, shards: usize) -> u64 {
     let covered = plan.len().div_ceil(shards.max(1)) as u64;
@@ -66,8 +72,14 @@ pub fn process_bytes(engine: &Engine, plan: &Plan, shards: usize) -> u64 {
         true => covered * (8 + 24),
         false => 0,
     };
+    let projection = if plan.may_be_long() {
+        PROJECTION_BYTES
+    } else {
+        0
+    };
     PROCESS_BYTES
         .saturating_add(THREAD_BYTES * engine.threads() as u64)
+        .saturating_add(projection)
         .saturating_add(engine.run_bytes(plan, shards))
         .saturating_add(tallies::tallies_bytes(covered))
         .saturating_add(sharded)
