@@ -58,9 +58,10 @@ const THREAD_BYTES: u64 = 512 << 10;
 
 /// Bytes a count that may pass an hour ([`Plan::may_be_long`]) holds for the projection
 /// it makes first (`long_run_note`): backtracking's node rate plans boards of 12 to 16
-/// beside its own, and the sample's order; the allocator keeps their pages (counts of
-/// N = 20 by backtracking peaked 11 MB above the same count without it).
-const PROJECTION_BYTES: u64 = 12 << 20;
+/// beside its own, and the sample's order; the allocator keeps their pages (a count of
+/// N = 20 by backtracking, the first that projects, peaked 1.1 MB above its bound
+/// without this).
+const PROJECTION_BYTES: u64 = 4 << 20;
 
 /// Bytes a count of one of `shards` shares of `plan` (1: the whole count) holds at most
 /// in this process: the program, the projection a long count makes first, the engine's
