@@ -67,8 +67,8 @@ impl MethodPlan for Join {
 
     fn memory_for_part(&self, workers: usize, parts: usize) -> u64 {
         memory::need_for_part(self.n, Join::len(self), workers, parts, self.table_room())
-            // The list of pieces: 4 bytes a row set, at most one a sub-problem.
-            .saturating_add(4 * Join::len(self) as u64)
+            // The list of pieces: 4 bytes a row set (a block of sub-problems).
+            .saturating_add(4 * self.blocks().0 as u64)
     }
 
     /// A run of the ids in a fixed pseudo-random order of row sets, a row set's pins
