@@ -74,7 +74,7 @@ saved_or_done() { saved_some "$1" || no_jobs; }
 # Munge: a fresh key and a daemon of its own, on a socket slurm.conf names.
 dd if=/dev/urandom of="$tmp/munge.key" bs=1024 count=1 status=none
 chmod 400 "$tmp/munge.key"
-# Each daemon in a session of its own: a Ctrl-C (or a CI's cancel) to this script's
+# Each daemon apart from this script (setsid): a Ctrl-C (or a CI's cancel) to this script's
 # process group must not end them before the teardown has ended the jobs.
 setsid munged --foreground --key-file="$tmp/munge.key" --socket="$tmp/munge.socket" \
     --pid-file="$tmp/munged.pid" --seed-file="$tmp/munged.seed" 2> "$tmp/munged.log" &
