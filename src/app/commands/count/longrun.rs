@@ -13,7 +13,7 @@ use nqueens::Plan;
 use nqueens::Tally;
 use nqueens::records::{
     CHECKPOINT_FORMAT, Checkpoint, Digesting, Run, SHARD_FORMAT, ShardResult, Streamed,
-    read_checkpoint, write_sealed,
+    digest_in_order, read_checkpoint, write_sealed,
 };
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -250,11 +250,7 @@ pub fn write_checkpoint<I>(
 where
     I: Iterator<Item = (usize, Tally)>,
 {
-    let mut digesting = Digesting::default();
-    for (id, t) in done() {
-        digesting.add(id, t.solutions);
-    }
-    let digest = digesting.finish();
+    let digest = digest_in_order(done().map(|(id, t)| (id, t.solutions)));
     let cp = Checkpoint {
         format: CHECKPOINT_FORMAT.into(),
         version: VERSION.into(),

@@ -77,6 +77,14 @@ impl Chunk {
         }
     }
 
+    /// The tally in slot `at`, once its bit is set.
+    fn tally(&self, at: usize) -> Tally {
+        Tally {
+            solutions: self.solutions[at].load(Ordering::Relaxed),
+            nodes: self.nodes[at].load(Ordering::Relaxed),
+        }
+    }
+
     fn is_set(&self, slot: usize) -> bool {
         self.done[slot / 64].load(Ordering::Acquire) & (1 << (slot % 64)) != 0
     }
@@ -217,13 +225,7 @@ impl Tallies {
         self.covered.ids().enumerate().filter_map(|(slot, id)| {
             let chunk = self.chunks[slot / CHUNK].get()?;
             let at = slot % CHUNK;
-            chunk.is_set(at).then(|| {
-                let tally = Tally {
-                    solutions: chunk.solutions[at].load(Ordering::Relaxed),
-                    nodes: chunk.nodes[at].load(Ordering::Relaxed),
-                };
-                (id, tally)
-            })
+            chunk.is_set(at).then(|| (id, chunk.tally(at)))
         })
     }
 }
@@ -249,11 +251,7 @@ impl Snapshot<'_> {
                     return None;
                 }
                 let chunk = self.tallies.chunks[index].get()?;
-                let tally = Tally {
-                    solutions: chunk.solutions[at].load(Ordering::Relaxed),
-                    nodes: chunk.nodes[at].load(Ordering::Relaxed),
-                };
-                Some((id, tally))
+                Some((id, chunk.tally(at)))
             })
     }
 }
